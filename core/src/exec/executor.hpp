@@ -1,0 +1,94 @@
+// The one call path: validate input, run the skill, enforce the deadline, validate output.
+// The CLI, the MCP server and skill-to-skill calls all come through here.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.hpp"
+#include "registry/registry.hpp"
+#include "schema/compiled_schema.hpp"
+
+namespace skillrt::exec {
+
+struct Progress {
+  double done = 0;
+  double total = 0;  // <= 0: unknown
+  std::string message;
+};
+
+using CancelFlag = std::shared_ptr<std::atomic<bool>>;
+inline CancelFlag make_cancel_flag() { return std::make_shared<std::atomic<bool>>(false); }
+
+struct CallOptions {
+  // Overrides the skill's default deadline.
+  std::optional<std::chrono::milliseconds> timeout;
+  // Called from the thread the skill runs on; must be thread-safe and quick.
+  std::function<void(const Progress&)> on_progress;
+  // Set it to ask the skill to stop; the call then ends with kCancelled.
+  CancelFlag cancel;
+  // Validate the input and stop: the skill does not run.
+  bool check_only = false;
+  // Set by the executor for skill-to-skill calls.
+  std::vector<std::string> chain;
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+};
+
+// What every call ends with, whichever way it came in.
+struct Outcome {
+  std::string skill;
+  Code code = Code::kOk;
+  nlohmann::json result;                      // the skill's result when code == kOk
+  std::string message;                        // one actionable line when code != kOk
+  std::vector<schema::Violation> violations;  // input violations (kInvalidArgument) or output
+                                              // violations (kInternal)
+  double elapsed_ms = 0;
+  bool ok() const { return code == Code::kOk; }
+};
+
+class Executor {
+ public:
+  struct Options {
+    size_t pool_size = 0;  // 0: the number of cores
+    std::chrono::milliseconds default_timeout{std::chrono::minutes(5)};
+    std::chrono::milliseconds grace{std::chrono::seconds(2)};
+    size_t max_depth = 8;
+  };
+  using RouteFn = std::function<Result<nlohmann::json>(std::string_view text)>;
+
+  Executor(const Registry& registry, Options options);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  // Runs a call and waits for its outcome.
+  Outcome call(std::string_view skill, const nlohmann::json& input, CallOptions options = {});
+
+  // Runs a call on the pool; `done` is called exactly once, from a pool thread.
+  void call_async(std::string skill, nlohmann::json input, CallOptions options,
+                  std::function<void(Outcome)> done);
+
+  // What route() from a plugin uses; without one, route() answers kUnavailable.
+  void set_router(RouteFn route);
+
+  const Registry& registry() const { return registry_; }
+
+  struct Impl;
+
+ private:
+  const Registry& registry_;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The host function table handed to plugins: load-time functions come from the plugin seam,
+// call-time functions from here.
+const skillrt_host_api* host_api();
+
+}  // namespace skillrt::exec

@@ -1,0 +1,60 @@
+// The table of skills: unique kebab-case names, descriptors and compiled schemas.
+#pragma once
+
+#include <skillrt/abi.h>
+
+#include <boost/dll/shared_library.hpp>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/error.hpp"
+#include "schema/compiled_schema.hpp"
+
+namespace skillrt {
+
+// One registered skill. Immutable once in the registry.
+struct Skill {
+  std::string name;
+  std::string title;
+  std::string description;
+  std::string plugin;       // the plugin's name
+  std::string plugin_file;  // the file it came from
+  uint64_t flags = 0;       // SKILLRT_SKILL_*
+  uint32_t default_timeout_ms = 0;
+  skillrt_invoke_fn invoke = nullptr;
+  void* state = nullptr;
+  std::shared_ptr<const schema::CompiledSchema> input_schema;
+  std::shared_ptr<const schema::CompiledSchema> output_schema;
+  // Keeps the library mapped for as long as the skill exists; never released in production.
+  std::shared_ptr<boost::dll::shared_library> library;
+};
+
+// True for names the registry accepts: [a-z0-9-]{1,64}, not starting or ending with '-'.
+bool is_valid_skill_name(std::string_view name);
+
+class Registry {
+ public:
+  // Adds a skill. A name taken by another plugin makes both unavailable (the outcome must not
+  // depend on load order); the error names both files.
+  Result<void> add(std::shared_ptr<const Skill> skill);
+
+  // nullptr when absent.
+  std::shared_ptr<const Skill> find(std::string_view name) const;
+  // All skills, sorted by name.
+  std::vector<std::shared_ptr<const Skill>> all() const;
+  // Names within edit distance, nearest first, for "did you mean".
+  std::vector<std::string> suggest(std::string_view name, size_t max = 3) const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<const Skill>, std::less<>> skills_;
+  std::map<std::string, std::string, std::less<>> conflicted_;  // name -> first file
+};
+
+}  // namespace skillrt
