@@ -8,7 +8,7 @@
 # Builds a MODULE library with hidden visibility and -Wl,-z,defs, so a plugin that tries to use
 # anything from the host fails to link: plugins see only the SDK.
 include_guard(GLOBAL)
-set(_SKILLRT_EMBED_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/SkillrtEmbedSchemas.cmake)
+
 
 function(skillrt_add_plugin name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "NO_INSTALL" "OUTPUT_DIRECTORY" "SOURCES;SCHEMAS;LIBRARIES")
@@ -16,6 +16,7 @@ function(skillrt_add_plugin name)
     message(FATAL_ERROR "skillrt_add_plugin(${name}): SOURCES is required")
   endif()
   add_library(${name} MODULE ${arg_SOURCES})
+  set(_SKILLRT_EMBED_SCRIPT ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/SkillrtEmbedSchemas.cmake)
   set(gen_dir ${CMAKE_CURRENT_BINARY_DIR}/${name}_embedded)
   set(header ${gen_dir}/skillrt_embedded_schemas.h)
   set(schema_paths)

@@ -16,6 +16,8 @@
 #include "registry/registry.hpp"
 #include "schema/compiled_schema.hpp"
 
+struct skillrt_call;
+
 namespace skillrt::exec {
 
 struct Progress {
@@ -80,9 +82,28 @@ class Executor {
 
   const Registry& registry() const { return registry_; }
 
+  // Runs the router set with set_router().
+  Result<nlohmann::json> route_text(std::string_view text) const;
+
+  // Runs a call on the calling thread (skill-to-skill calls from a pool thread); the deadline
+  // is checked when the skill returns rather than enforced by a timer.
+  Outcome call_inline(std::string_view skill, const nlohmann::json& input,
+                      const CallOptions& options);
+
   struct Impl;
 
  private:
+  std::optional<Outcome> prepare(std::string_view name, const nlohmann::json& input,
+                                 const CallOptions& options,
+                                 std::shared_ptr<const Skill>& skill) const;
+  Outcome run_skill(const std::shared_ptr<const Skill>& skill, const nlohmann::json& input,
+                    skillrt_call& call) const;
+  std::chrono::steady_clock::time_point deadline_for(const Skill& skill,
+                                                     const CallOptions& options) const;
+  std::unique_ptr<skillrt_call> make_call(const std::shared_ptr<const Skill>& skill,
+                                          const CallOptions& options,
+                                          std::chrono::steady_clock::time_point deadline);
+
   const Registry& registry_;
   std::unique_ptr<Impl> impl_;
 };

@@ -50,6 +50,8 @@ class Registry {
   std::vector<std::shared_ptr<const Skill>> all() const;
   // Names within edit distance, nearest first, for "did you mean".
   std::vector<std::string> suggest(std::string_view name, size_t max = 3) const;
+  // "unknown skill 'x'; did you mean 'y'? Run `skillrt list` to see every skill."
+  std::string not_found_message(std::string_view name) const;
 
  private:
   mutable std::mutex mutex_;

@@ -1,4 +1,5 @@
-# Every dependency comes from a Debian package (see README.md here); this file only finds them
+# Included from the top level (imported targets must be visible everywhere). Every dependency
+# comes from a Debian package (see README.md here); this file only finds them
 # and wraps the ones without a CMake package in imported targets.
 find_package(Boost 1.81 CONFIG REQUIRED COMPONENTS headers)
 find_package(nlohmann_json 3.11 REQUIRED)
@@ -9,8 +10,8 @@ find_package(CLI11 REQUIRED)
 find_package(CURL REQUIRED)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
-pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_GLOBAL libgit2)
-pkg_check_modules(XLSXWRITER REQUIRED IMPORTED_GLOBAL xlsxwriter)
+pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET GLOBAL libgit2)
+pkg_check_modules(XLSXWRITER REQUIRED IMPORTED_TARGET GLOBAL xlsxwriter)
 add_library(skillrt_thirdparty_libgit2 INTERFACE)
 target_link_libraries(skillrt_thirdparty_libgit2 INTERFACE PkgConfig::LIBGIT2)
 add_library(skillrt::libgit2 ALIAS skillrt_thirdparty_libgit2)

@@ -1,0 +1,31 @@
+// The per-call handle a skill's invoke function gets (opaque to plugins).
+#pragma once
+
+#include <skillrt/abi.h>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "exec/executor.hpp"
+
+struct skillrt_call {
+  skillrt::exec::Executor* executor = nullptr;
+  std::shared_ptr<const skillrt::Skill> skill;
+  skillrt::exec::CancelFlag cancel;                 // the caller's
+  std::shared_ptr<std::atomic<bool>> deadline_hit;  // set by the deadline timer
+  std::chrono::steady_clock::time_point deadline;
+  std::vector<std::string> chain;  // skills on the way here, this one last
+  std::function<void(const skillrt::exec::Progress&)> on_progress;
+
+  std::mutex mutex;  // guards the fields below, which the skill may set from any thread
+  bool has_result = false;
+  std::string result;
+  int32_t error_code = SKILLRT_OK;
+  std::string error_message;
+
+  bool cancelled() const { return cancel->load() || deadline_hit->load(); }
+};

@@ -1,0 +1,302 @@
+#include "exec/executor.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "exec/detail/call.hpp"
+#include "plugin/loader.hpp"
+
+namespace skillrt::exec {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+// Set on pool threads: a blocking call made there (skill-to-skill) runs inline, since waiting
+// for another pool thread could deadlock a small pool.
+thread_local bool tl_on_pool = false;
+
+std::string join_violations(const std::vector<schema::Violation>& violations) {
+  std::string out;
+  for (const auto& v : violations) {
+    if (!out.empty()) out += "; ";
+    out += v.message;
+  }
+  return out;
+}
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+}  // namespace
+
+struct Executor::Impl {
+  explicit Impl(Options o)
+      : options(o),
+        pool(o.pool_size == 0 ? std::max(2u, std::thread::hardware_concurrency()) : o.pool_size) {}
+  Options options;
+  boost::asio::thread_pool pool;
+  std::mutex serial_mutex;
+  std::map<const Skill*, std::unique_ptr<std::mutex>> serial_locks;
+  std::mutex route_mutex;
+  RouteFn route;
+
+  std::mutex* serial_lock_for(const Skill* skill) {
+    std::lock_guard lock(serial_mutex);
+    auto& m = serial_locks[skill];
+    if (!m) m = std::make_unique<std::mutex>();
+    return m.get();
+  }
+};
+
+Executor::Executor(const Registry& registry, Options options)
+    : registry_(registry), impl_(std::make_unique<Impl>(options)) {}
+
+Executor::~Executor() {
+  // Late results of skills that missed their deadline still hold pool threads; wait for them so
+  // nothing runs after the registry is gone.
+  impl_->pool.join();
+}
+
+void Executor::set_router(RouteFn route) {
+  std::lock_guard lock(impl_->route_mutex);
+  impl_->route = std::move(route);
+}
+
+Result<nlohmann::json> Executor::route_text(std::string_view text) const {
+  RouteFn route;
+  {
+    std::lock_guard lock(impl_->route_mutex);
+    route = impl_->route;
+  }
+  if (!route) return fail(Code::kUnavailable, "this host has no router: start it with skills/");
+  return route(text);
+}
+
+// Everything before the skill runs: lookup, depth, input validation. Returns an outcome when the
+// call ends there.
+std::optional<Outcome> Executor::prepare(std::string_view name, const nlohmann::json& input,
+                                         const CallOptions& options,
+                                         std::shared_ptr<const Skill>& skill) const {
+  Outcome out;
+  out.skill = std::string(name);
+  skill = registry_.find(name);
+  if (!skill) {
+    out.code = Code::kNotFound;
+    out.message = registry_.not_found_message(name);
+    return out;
+  }
+  if (options.chain.size() >= impl_->options.max_depth) {
+    std::string chain;
+    for (const auto& c : options.chain) chain += c + " -> ";
+    out.code = Code::kResourceExhausted;
+    out.message = "skill call depth limit " + std::to_string(impl_->options.max_depth) +
+                  " reached: " + chain + std::string(name) + "; break the call loop";
+    return out;
+  }
+  auto violations = skill->input_schema->validate(input);
+  if (!violations.empty()) {
+    out.code = Code::kInvalidArgument;
+    out.message = "input for skill '" + skill->name + "' does not match its schema: " +
+                  join_violations(violations) + " (see `skillrt describe " + skill->name + "`)";
+    out.violations = std::move(violations);
+    return out;
+  }
+  if (options.check_only) {
+    out.result = nlohmann::json{{"valid", true}};
+    return out;
+  }
+  return std::nullopt;
+}
+
+Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlohmann::json& input,
+                            skillrt_call& call) const {
+  Outcome out;
+  out.skill = skill->name;
+  const std::string text = input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  int32_t rc = SKILLRT_INTERNAL;
+  {
+    std::unique_lock<std::mutex> serial;
+    if (skill->flags & SKILLRT_SKILL_SERIAL) {
+      serial = std::unique_lock(*impl_->serial_lock_for(skill.get()));
+    }
+    rc = skill->invoke(skill->state, &call, skillrt_str{text.data(), text.size()});
+  }
+  std::lock_guard lock(call.mutex);
+  if (rc != SKILLRT_OK || call.error_code != SKILLRT_OK) {
+    const int32_t code = call.error_code != SKILLRT_OK ? call.error_code : rc;
+    out.code = code_from_int(code);
+    if (out.code == Code::kOk) out.code = Code::kUnknown;
+    out.message = "skill '" + skill->name + "' failed: " +
+                  (call.error_message.empty() ? code_name(out.code) + " with no message"
+                                              : call.error_message);
+    return out;
+  }
+  if (!call.has_result) {
+    out.code = Code::kInternal;
+    out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin +
+                  "' returned success without a result: a plugin bug, report it to its authors";
+    return out;
+  }
+  try {
+    out.result = nlohmann::json::parse(call.result);
+  } catch (const nlohmann::json::parse_error& e) {
+    out.code = Code::kInternal;
+    out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin +
+                  "' returned invalid JSON (" + e.what() + "): a plugin bug, report it";
+    return out;
+  }
+  auto violations = skill->output_schema->validate(out.result);
+  if (!violations.empty()) {
+    out.code = Code::kInternal;
+    out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin + "' (" +
+                  skill->plugin_file + ") returned output that violates its output schema: " +
+                  join_violations(violations) + "; this is a plugin bug: report it to its authors";
+    out.violations = std::move(violations);
+    out.result = nullptr;
+    spdlog::error("{}", out.message);
+  }
+  return out;
+}
+
+Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& options) const {
+  std::chrono::milliseconds timeout = impl_->options.default_timeout;
+  if (skill.default_timeout_ms > 0) timeout = std::chrono::milliseconds(skill.default_timeout_ms);
+  if (options.timeout) timeout = *options.timeout;
+  auto deadline = Clock::now() + timeout;
+  if (options.deadline && *options.deadline < deadline) deadline = *options.deadline;
+  return deadline;
+}
+
+std::unique_ptr<skillrt_call> Executor::make_call(const std::shared_ptr<const Skill>& skill,
+                                                  const CallOptions& options,
+                                                  Clock::time_point deadline) {
+  auto call = std::make_unique<skillrt_call>();
+  call->executor = this;
+  call->skill = skill;
+  call->cancel = options.cancel ? options.cancel : make_cancel_flag();
+  call->deadline_hit = std::make_shared<std::atomic<bool>>(false);
+  call->deadline = deadline;
+  call->chain = options.chain;
+  call->chain.push_back(skill->name);
+  call->on_progress = options.on_progress;
+  return call;
+}
+
+Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input,
+                              const CallOptions& options) {
+  const auto start = Clock::now();
+  std::shared_ptr<const Skill> skill;
+  if (auto early = prepare(name, input, options, skill)) {
+    early->elapsed_ms = ms_since(start);
+    return *early;
+  }
+  const auto deadline = deadline_for(*skill, options);
+  auto call = make_call(skill, options, deadline);
+  Outcome out = run_skill(skill, input, *call);
+  if (call->cancel->load()) {
+    out = Outcome{skill->name, Code::kCancelled, nullptr,
+                  "call to skill '" + skill->name + "' was cancelled", {}, 0};
+  } else if (Clock::now() > deadline) {
+    out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
+                  "skill '" + skill->name + "' missed its deadline", {}, 0};
+  }
+  out.elapsed_ms = ms_since(start);
+  return out;
+}
+
+Outcome Executor::call(std::string_view skill, const nlohmann::json& input, CallOptions options) {
+  if (tl_on_pool) return call_inline(skill, input, options);
+  std::promise<Outcome> promise;
+  auto future = promise.get_future();
+  call_async(std::string(skill), input, std::move(options),
+             [&promise](Outcome o) { promise.set_value(std::move(o)); });
+  return future.get();
+}
+
+namespace {
+// Shared between the worker, the deadline timers and the caller: whoever finishes first wins.
+struct AsyncState {
+  std::mutex mutex;
+  bool completed = false;
+  std::function<void(Outcome)> done;
+  Clock::time_point start = Clock::now();
+  std::unique_ptr<boost::asio::steady_timer> timer;
+
+  void complete(Outcome out) {
+    std::function<void(Outcome)> fn;
+    {
+      std::lock_guard lock(mutex);
+      if (completed) return;
+      completed = true;
+      fn = std::move(done);
+      if (timer) timer->cancel();
+    }
+    out.elapsed_ms = ms_since(start);
+    fn(std::move(out));
+  }
+};
+}  // namespace
+
+void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
+                          std::function<void(Outcome)> done) {
+  auto state = std::make_shared<AsyncState>();
+  state->done = std::move(done);
+  boost::asio::post(impl_->pool, [this, state, name = std::move(name), input = std::move(input),
+                                  options = std::move(options)]() mutable {
+    tl_on_pool = true;
+    std::shared_ptr<const Skill> skill;
+    if (auto early = prepare(name, input, options, skill)) {
+      state->complete(std::move(*early));
+      return;
+    }
+    const auto deadline = deadline_for(*skill, options);
+    auto call = make_call(skill, options, deadline);
+    const auto grace = impl_->options.grace;
+    {
+      // First the skill is told to stop; if it has not returned within the grace period, the
+      // caller gets the deadline error and whatever the skill returns later is dropped.
+      std::lock_guard lock(state->mutex);
+      state->timer = std::make_unique<boost::asio::steady_timer>(impl_->pool, deadline);
+      auto cancel_flag = call->deadline_hit;
+      auto* timer = state->timer.get();
+      const std::string skill_name = skill->name;
+      state->timer->async_wait([state, cancel_flag, timer, grace, skill_name](
+                                   const boost::system::error_code& ec) {
+        if (ec) return;
+        cancel_flag->store(true);
+        std::lock_guard lock(state->mutex);
+        if (state->completed) return;
+        timer->expires_after(grace);
+        timer->async_wait([state, skill_name, grace](const boost::system::error_code& ec2) {
+          if (ec2) return;
+          state->complete(Outcome{skill_name, Code::kDeadlineExceeded, nullptr,
+                                  "skill '" + skill_name + "' missed its deadline and did not "
+                                  "stop within the " + std::to_string(grace.count()) +
+                                  " ms grace period; its late result will be dropped: raise the "
+                                  "timeout or narrow the input",
+                                  {}, 0});
+        });
+      });
+    }
+    Outcome out = run_skill(skill, input, *call);
+    if (call->cancel->load()) {
+      out = Outcome{skill->name, Code::kCancelled, nullptr,
+                    "call to skill '" + skill->name + "' was cancelled", {}, 0};
+    } else if (call->deadline_hit->load() || Clock::now() > deadline) {
+      out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
+                    "skill '" + skill->name + "' missed its deadline: raise the timeout or " +
+                        "narrow the input",
+                    {}, 0};
+    }
+    state->complete(std::move(out));
+  });
+}
+
+}  // namespace skillrt::exec
