@@ -1,0 +1,18 @@
+#include "router/router.hpp"
+
+namespace skillrt::router {
+
+// Logistic coefficients fitted by bench/router/router_calibrate on the training split of
+// tests/data/routing_dev.jsonl (held-out lines never enter the fit). Refit and paste the
+// printed values here whenever the analyzer, the lexicon or the weights change; the
+// evaluation test in tests/unit/router fails when routing quality drops.
+Calibration Calibration::fitted() {
+  Calibration c;
+  c.bias = -3.0;
+  c.w_raw = 1.5;
+  c.w_coverage = 3.0;
+  c.w_margin = 2.0;
+  return c;
+}
+
+}  // namespace skillrt::router

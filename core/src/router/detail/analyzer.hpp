@@ -1,0 +1,69 @@
+// Text analysis shared by skill cards and requests: both sides must go through the same
+// pipeline, otherwise a stemmed card word never meets the request word it came from.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace skillrt::router::detail {
+
+// Where a term came from; the router weighs them differently because a Chinese character
+// bigram is far noisier evidence than a whole English word.
+enum class TermKind {
+  kWord,       // an English word or identifier piece, stemmed
+  kConcept,    // added by the lexicon for a word or Chinese term
+  kCjkWord,    // a Chinese lexicon term as written
+  kCjkBigram,  // two adjacent CJK characters
+};
+
+struct Term {
+  std::string text;     // the indexed form
+  std::string surface;  // what the text said, for explanations ("算子" for concept "operator")
+  TermKind kind = TermKind::kWord;
+};
+
+struct TransparentHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const noexcept {
+    return std::hash<std::string_view>{}(s);
+  }
+};
+
+// The domain dictionary: Chinese words and English words, each with canonical concepts.
+class Lexicon {
+ public:
+  // Parses the TSV format documented in data/lexicon.tsv. Malformed lines are reported by
+  // line number so a user extending the file sees what to fix.
+  static Lexicon parse(std::string_view tsv, std::vector<std::string>* problems);
+  // The lexicon compiled into the binary from data/lexicon.tsv.
+  static const Lexicon& builtin();
+
+  const std::vector<std::string>* find(std::string_view term) const;
+  size_t max_cjk_chars() const { return max_cjk_chars_; }
+  size_t size() const { return entries_.size(); }
+
+ private:
+  std::unordered_map<std::string, std::vector<std::string>, TransparentHash, std::equal_to<>>
+      entries_;
+  size_t max_cjk_chars_ = 0;
+};
+
+// English light stemmer: folds plurals and common suffixes so "tests", "testing" and
+// "tested" meet. Only ever compared with its own output, so it need not produce real words.
+std::string stem(std::string_view lower_word);
+
+// True for short function words that carry no routing evidence.
+bool is_stop_word(std::string_view lower_word);
+
+// Splits an identifier into words: "npu_fusion_attention" -> npu fusion attention,
+// "aclnnAddRmsNorm" -> aclnn Add Rms Norm, "RMSNorm" -> RMS Norm. Case is kept.
+std::vector<std::string_view> split_identifier(std::string_view ident);
+
+// Turns text into terms. Terms repeat when the text repeats them.
+std::vector<Term> analyze(std::string_view text, const Lexicon& lexicon);
+
+}  // namespace skillrt::router::detail

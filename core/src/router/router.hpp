@@ -1,0 +1,86 @@
+// Free text -> ranked skills with calibrated scores and the terms that explain each one.
+//
+// Lexical retrieval: every skill card (name, description, keywords, example requests) is
+// analysed once into weighted terms (BM25-style saturation and inverse document frequency
+// across skills); a request is analysed the same way and scored against an inverted index.
+// Chinese text is matched through a domain lexicon and character bigrams, English through
+// light stemming, identifiers through splitting. A logistic model over three features turns
+// the raw score into a probability-like confidence; below the threshold the answer is none.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::router {
+
+struct SkillCard {
+  std::string name, description;
+  std::vector<std::string> keywords, examples;
+};
+
+struct Candidate {
+  std::string skill;
+  double score = 0.0;                // calibrated confidence in [0, 1]
+  std::vector<std::string> matched;  // request terms that hit this skill, strongest first
+};
+
+// What the calibration model sees for one candidate; exposed for the calibration tool and
+// for `--explain` style diagnostics.
+struct Features {
+  double raw = 0.0;       // sum over request terms of weight * idf * saturated tf
+  double coverage = 0.0;  // share of the request's idf mass this skill matched, [0, 1]
+  double margin = 0.0;    // (raw - best other raw) / raw, clamped to [-1, 1]
+};
+
+struct ScoredSkill {
+  size_t card = 0;  // index into cards()
+  Features features;
+  double score = 0.0;
+};
+
+// Logistic calibration: score = 1 / (1 + exp(-(bias + w_raw*log1p(raw) + w_cov*coverage +
+// w_margin*margin))). Fitted on the training split of tests/data/routing_dev.jsonl by
+// bench/router/router_calibrate (see docs/routing.md).
+struct Calibration {
+  double bias = 0.0, w_raw = 0.0, w_coverage = 0.0, w_margin = 0.0;
+  static Calibration fitted();
+  double apply(const Features& f) const;
+};
+
+class Router {
+ public:
+  static constexpr double kDefaultThreshold = 0.5;
+
+  explicit Router(std::vector<SkillCard> cards, double threshold = kDefaultThreshold);
+  Router(std::vector<SkillCard> cards, double threshold, Calibration calibration);
+  ~Router();
+  Router(Router&&) noexcept;
+  Router& operator=(Router&&) noexcept;
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Candidates at or above the threshold, best first, at most top_k. Empty means none.
+  // Safe to call from many threads at once.
+  std::vector<Candidate> rank(std::string_view text, size_t top_k = 5) const;
+  // The best top_k regardless of threshold (for "nearest skills" messages and diagnostics).
+  std::vector<Candidate> rank_all(std::string_view text, size_t top_k = 5) const;
+  // Every skill with a non-zero raw score, best first, with its features.
+  std::vector<ScoredSkill> score(std::string_view text) const;
+
+  double threshold() const { return threshold_; }
+  const std::vector<SkillCard>& cards() const;
+
+ private:
+  struct Index;
+  std::vector<Candidate> ranked(std::string_view text, size_t top_k, bool apply_threshold) const;
+
+  std::unique_ptr<const Index> index_;
+  double threshold_;
+  Calibration calibration_;
+};
+
+}  // namespace skillrt::router
