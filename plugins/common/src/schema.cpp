@@ -1,0 +1,831 @@
+#include "optoolkit/schema.hpp"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace skillrt::ops {
+namespace {
+
+// Both lists follow torchgen's BaseTy declaration order. Dimname is listed for upstream too:
+// PyTorch 2.11's native_functions.yaml uses it in 106 lines, so its torchgen must accept it.
+const std::vector<std::string_view> kUpstreamNames = {
+    "Generator", "ScalarType", "Tensor",       "int",    "Dimname", "DimVector", "float",
+    "str",       "bool",       "Layout",       "Device", "DeviceIndex", "Scalar", "MemoryFormat",
+    "QScheme",   "Storage",    "Stream",       "SymInt", "SymBool", "GraphModule"};
+const std::vector<std::string_view> kTorchnpugenNames = {
+    "Generator", "ScalarType", "Tensor",  "int",     "Dimname", "DimVector",
+    "float",     "str",        "bool",    "Layout",  "Device",  "Scalar",
+    "MemoryFormat", "QScheme", "Storage", "Stream",  "SymInt",  "ConstQuantizerPtr"};
+
+// Python's augmented assignment names (PEP 203), which make "__iadd__" an in-place dunder.
+constexpr std::array<std::string_view, 11> kAugmentedNames = {
+    "add", "sub", "mul", "div", "mod", "pow", "lshift", "rshift", "and", "xor", "or"};
+
+constexpr std::string_view kCustomClassPrefix = "__torch__.torch.classes.";
+constexpr std::string_view kArgSep = ", ";
+constexpr std::string_view kArrow = " -> ";
+
+bool is_alias_letter(char c) { return c >= 'a' && c <= 'z'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_class_char(char c) {
+  return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
+}
+
+std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// Parsing state shared by the helpers: the grammar and the first error, reported by column.
+class Parser {
+ public:
+  Parser(std::string_view text, const Grammar& grammar) : text_(text), grammar_(grammar) {}
+
+  SchemaParseResult run();
+
+ private:
+  struct Span {
+    std::string_view text;
+    size_t offset;  // of text[0] within the whole schema
+  };
+
+  bool fail(size_t offset, std::string message) {
+    if (!failed_) {
+      failed_ = true;
+      error_.column = offset + 1;
+      error_.message = std::move(message);
+    }
+    return false;
+  }
+
+  static Span sub(Span s, size_t pos, size_t len = std::string_view::npos) {
+    return Span{s.text.substr(pos, len), s.offset + pos};
+  }
+
+  bool parse_operator_name(Span s, OperatorName* out);
+  bool parse_arguments(Span s, FunctionSchema* schema);
+  bool parse_argument(Span s, Argument* out);
+  bool parse_returns(Span s, FunctionSchema* schema);
+  bool parse_annotated_type(Span s, Type* type, std::optional<Annotation>* annotation,
+                            std::string_view owner);
+  bool parse_type(Span s, Type* out);
+  bool parse_annotation(Span s, Annotation* out);
+  bool diagnose_bad_argument_type(Span type_text, std::string_view owner);
+  bool check_invariants(FunctionSchema* schema);
+
+  std::string_view text_;
+  const Grammar& grammar_;
+  bool failed_ = false;
+  SchemaError error_;
+  std::vector<size_t> arg_offsets_;
+  std::vector<size_t> ret_offsets_;
+  size_t star_offset_ = std::string_view::npos;
+};
+
+SchemaParseResult Parser::run() {
+  SchemaParseResult result;
+  const size_t newline = text_.find_first_of("\n");
+  if (newline != std::string_view::npos) {
+    fail(newline, "a schema is a single line; found a line break");
+    result.error = error_;
+    return result;
+  }
+  FunctionSchema schema;
+  const size_t lparen = text_.find('(');
+  const size_t arrow = text_.rfind(std::string(")") + std::string(kArrow));
+  if (lparen == std::string_view::npos) {
+    fail(text_.size(), "expected '(' after the operator name");
+  } else if (lparen == 0) {
+    fail(0, "expected an operator name before '('");
+  } else if (arrow == std::string_view::npos || arrow < lparen) {
+    const size_t close = text_.rfind(')');
+    if (close == std::string_view::npos || close < lparen) {
+      fail(text_.size(), "expected ')' closing the argument list, then ' -> ' and the returns");
+    } else {
+      fail(close + 1, "expected ' -> ' (one space on each side) after ')' and then the returns");
+    }
+  }
+  if (failed_) {
+    result.error = error_;
+    return result;
+  }
+  const Span whole{text_, 0};
+  if (parse_operator_name(sub(whole, 0, lparen), &schema.name) &&
+      parse_arguments(sub(whole, lparen + 1, arrow - lparen - 1), &schema) &&
+      parse_returns(sub(whole, arrow + 1 + kArrow.size()), &schema) &&
+      check_invariants(&schema)) {
+    const std::string printed = print_schema(schema);
+    if (printed != text_) {
+      size_t i = 0;
+      while (i < printed.size() && i < text_.size() && printed[i] == text_[i]) ++i;
+      fail(i, "the schema does not print back identically; torchgen would print " +
+                  quoted(printed));
+    }
+  }
+  if (failed_) {
+    result.error = error_;
+    return result;
+  }
+  result.schema = std::move(schema);
+  return result;
+}
+
+bool Parser::parse_operator_name(Span s, OperatorName* out) {
+  Span base = s;
+  const size_t dot = s.text.find('.');
+  if (dot != std::string_view::npos) {
+    base = sub(s, 0, dot);
+    out->overload = std::string(s.text.substr(dot + 1));
+    if (out->overload.empty()) {
+      return fail(s.offset + dot + 1, "expected an overload name after '.' (or drop the '.')");
+    }
+  }
+  if (grammar_.namespaces) {
+    const size_t colons = base.text.find("::");
+    if (colons != std::string_view::npos) {
+      out->ns = std::string(base.text.substr(0, colons));
+      if (out->ns.empty()) return fail(base.offset, "expected a namespace before '::'");
+      base = sub(base, colons + 2);
+    }
+  }
+  std::string_view name = base.text;
+  if (name.empty()) return fail(base.offset, "expected an operator name");
+  constexpr std::string_view kOut = "_out";
+  if (name.size() >= kOut.size() && name.substr(name.size() - kOut.size()) == kOut) {
+    return fail(base.offset + name.size() - kOut.size(),
+                "the '_out' suffix is reserved for overloads; name the out variant with an "
+                "overload instead (e.g. 'abs.out', not 'abs_out')");
+  }
+  const bool dunder_shape = name.size() > 4 && name.substr(0, 2) == "__" &&
+                            name.substr(name.size() - 2) == "__" &&
+                            name.substr(2, name.size() - 4).find('_') == std::string_view::npos;
+  std::string_view core = name;
+  if (dunder_shape) {
+    out->dunder = true;
+    core = name.substr(2, name.size() - 4);
+    if (core[0] == 'i') {
+      const std::string_view rest = core.substr(1);
+      if (std::find(kAugmentedNames.begin(), kAugmentedNames.end(), rest) ==
+          kAugmentedNames.end()) {
+        return fail(base.offset + 2,
+                    "dunder name " + quoted(name) + " starts with 'i' but " + quoted(rest) +
+                        " is not an augmented-assignment operator (add, sub, mul, div, mod, pow, "
+                        "lshift, rshift, and, xor, or)");
+      }
+      out->inplace = true;
+      core = rest;
+    }
+  } else if (core.back() == '_') {
+    out->inplace = true;
+    core.remove_suffix(1);
+  }
+  constexpr std::string_view kFunctional = "_functional";
+  if (core.size() >= kFunctional.size() &&
+      core.substr(core.size() - kFunctional.size()) == kFunctional) {
+    if (out->dunder || out->inplace) {
+      return fail(base.offset, "a '_functional' operator cannot also be in-place or a dunder "
+                               "method: " + quoted(name));
+    }
+    out->functional_overload = true;
+    core.remove_suffix(kFunctional.size());
+  }
+  out->base = std::string(core);
+  return true;
+}
+
+bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
+  enum class Group { kPositional, kKwargOnly, kOut } group = Group::kPositional;
+  if (s.text.empty()) return true;
+  size_t pos = 0;
+  std::string last_out_name;
+  while (pos <= s.text.size()) {
+    size_t end = s.text.find(kArgSep, pos);
+    if (end == std::string_view::npos) end = s.text.size();
+    const Span piece = sub(s, pos, end - pos);
+    pos = end + kArgSep.size();
+    if (piece.text.empty()) {
+      return fail(piece.offset, "expected an argument here; found an empty one between "
+                                "separators (arguments are separated by exactly ', ')");
+    }
+    if (piece.text == "*") {
+      if (group != Group::kPositional) {
+        return fail(piece.offset, "'*' (start of keyword-only arguments) may appear only once");
+      }
+      group = Group::kKwargOnly;
+      star_offset_ = piece.offset;
+      continue;
+    }
+    Argument arg;
+    if (!parse_argument(piece, &arg)) return false;
+    if (arg.is_write()) {
+      if (group == Group::kKwargOnly) group = Group::kOut;
+    } else if (group == Group::kOut) {
+      return fail(piece.offset,
+                  "argument " + quoted(arg.name) + " is not mutable but follows the out argument " +
+                      quoted(last_out_name) +
+                      "; out arguments (mutable keyword-only, e.g. 'Tensor(a!) out') come last");
+    }
+    arg.kwarg_only = group != Group::kPositional;
+    arg.out = group == Group::kOut;
+    if (arg.out) last_out_name = arg.name;
+    arg_offsets_.push_back(piece.offset);
+    schema->arguments.push_back(std::move(arg));
+    if (end == s.text.size()) break;
+  }
+  if (star_offset_ != std::string_view::npos &&
+      std::none_of(schema->arguments.begin(), schema->arguments.end(),
+                   [](const Argument& a) { return a.kwarg_only; })) {
+    return fail(star_offset_, "'*' must be followed by at least one keyword-only argument");
+  }
+  return true;
+}
+
+bool Parser::parse_argument(Span s, Argument* out) {
+  Span type_text;
+  Span name_text;
+  std::optional<Span> default_text;
+  if (grammar_.default_split == DefaultSplit::kEqualsFirst && s.text.find('=') != s.text.npos) {
+    const size_t eq = s.text.find('=');
+    const size_t eq2 = s.text.find('=', eq + 1);
+    if (eq2 != std::string_view::npos) {
+      return fail(s.offset + eq2, "argument " + quoted(s.text) +
+                                      " has more than one '='; a default value cannot contain '='");
+    }
+    default_text = sub(s, eq + 1);
+    const Span left = sub(s, 0, eq);
+    const size_t space = left.text.rfind(' ');
+    if (space == std::string_view::npos) {
+      return fail(s.offset, "expected '<type> <name>=<default>' in argument " + quoted(s.text));
+    }
+    type_text = sub(left, 0, space);
+    name_text = sub(left, space + 1);
+  } else {
+    const size_t space = s.text.rfind(' ');
+    if (space == std::string_view::npos) {
+      return fail(s.offset, "expected '<type> <name>' in argument " + quoted(s.text));
+    }
+    type_text = sub(s, 0, space);
+    name_text = sub(s, space + 1);
+    const size_t eq = name_text.text.find('=');
+    if (eq != std::string_view::npos) {
+      const size_t eq2 = name_text.text.find('=', eq + 1);
+      if (eq2 != std::string_view::npos) {
+        return fail(name_text.offset + eq2,
+                    "argument " + quoted(s.text) +
+                        " has more than one '='; a default value cannot contain '='");
+      }
+      default_text = sub(name_text, eq + 1);
+      name_text = sub(name_text, 0, eq);
+    }
+  }
+  if (name_text.text.empty()) {
+    return fail(name_text.offset, "expected an argument name after the type " +
+                                      quoted(type_text.text));
+  }
+  out->name = std::string(name_text.text);
+  if (default_text) {
+    if (default_text->text.empty()) {
+      return fail(default_text->offset, "expected a default value after '=' in argument " +
+                                            quoted(out->name) + " (or drop the '=')");
+    }
+    out->default_value = std::string(default_text->text);
+  }
+  return parse_annotated_type(type_text, &out->type, &out->annotation, out->name);
+}
+
+bool Parser::parse_returns(Span s, FunctionSchema* schema) {
+  if (s.text.empty()) {
+    return fail(s.offset, "expected the returns after ' -> ' (write '()' when there are none)");
+  }
+  if (s.text == "()") return true;
+  Span list = s;
+  const bool parenthesized = s.text.front() == '(' && s.text.back() == ')';
+  if (parenthesized) list = sub(s, 1, s.text.size() - 2);
+  size_t pos = 0;
+  while (true) {
+    size_t end = list.text.find(kArgSep, pos);
+    if (end == std::string_view::npos) end = list.text.size();
+    const Span piece = sub(list, pos, end - pos);
+    Return ret;
+    Span type_text = piece;
+    const size_t space = piece.text.rfind(' ');
+    if (space != std::string_view::npos) {
+      type_text = sub(piece, 0, space);
+      const Span name = sub(piece, space + 1);
+      if (name.text.empty()) {
+        return fail(name.offset, "expected a return name after the space (or drop the space)");
+      }
+      ret.name = std::string(name.text);
+    }
+    const std::string owner = "return " + std::to_string(schema->returns.size() + 1);
+    if (!parse_annotated_type(type_text, &ret.type, &ret.annotation, owner)) return false;
+    ret_offsets_.push_back(piece.offset);
+    schema->returns.push_back(std::move(ret));
+    if (end == list.text.size()) break;
+    pos = end + kArgSep.size();
+  }
+  if (parenthesized && schema->returns.size() == 1) {
+    return fail(s.offset, "a single return is written without parentheses: " +
+                              quoted(list.text));
+  }
+  if (!parenthesized && schema->returns.size() > 1) {
+    return fail(s.offset, "two or more returns must be enclosed in parentheses: '(" +
+                              std::string(s.text) + ")'");
+  }
+  return true;
+}
+
+bool Parser::parse_annotated_type(Span s, Type* type, std::optional<Annotation>* annotation,
+                                  std::string_view owner) {
+  constexpr std::string_view kTensorParen = "Tensor(";
+  const size_t close = s.text.rfind(')');
+  if (s.text.substr(0, kTensorParen.size()) == kTensorParen && close != std::string_view::npos &&
+      close > kTensorParen.size()) {
+    const Span ann = sub(s, kTensorParen.size(), close - kTensorParen.size());
+    const Span rest = sub(s, close + 1);
+    if (rest.text != "" && rest.text != "?" && rest.text != "[]") {
+      return fail(rest.offset, "after 'Tensor(<alias>)' only '?' or '[]' may follow, found " +
+                                   quoted(rest.text) + " in " + std::string(owner));
+    }
+    Annotation parsed;
+    if (!parse_annotation(ann, &parsed)) return false;
+    *annotation = std::move(parsed);
+    type->base = "Tensor";
+    if (rest.text == "?") type->suffixes.push_back({TypeSuffix::kOptional, 0});
+    if (rest.text == "[]") type->suffixes.push_back({TypeSuffix::kList, 0});
+    return true;
+  }
+  if (parse_type(s, type)) return true;
+  // The generic "unknown type" error is replaced by a more useful one when the text shows a
+  // typical slip: a missing space after ',' or a missing ', ' between arguments.
+  failed_ = false;
+  const SchemaError generic = error_;
+  if (diagnose_bad_argument_type(s, owner)) {
+    failed_ = true;
+    error_ = generic;
+  }
+  return false;
+}
+
+// Returns true when it found nothing more specific than the error already recorded.
+bool Parser::diagnose_bad_argument_type(Span s, std::string_view owner) {
+  const size_t comma = s.text.find(',');
+  const size_t bracket = s.text.find('[');
+  if (comma != std::string_view::npos && (bracket == std::string_view::npos || comma < bracket)) {
+    fail(s.offset + comma, "expected ', ' (a comma and one space) between items; found ',' "
+                           "without the space in " + std::string(owner));
+    return false;
+  }
+  const size_t space = s.text.find(' ');
+  if (space == std::string_view::npos) return true;
+  const size_t second = s.text.find(' ', space + 1);
+  const Span first = sub(s, 0, space);
+  const Span name =
+      sub(s, space + 1, second == std::string_view::npos ? s.text.npos : second - space - 1);
+  Type probe;
+  std::optional<Annotation> probe_annotation;
+  Parser checker(text_, grammar_);
+  if (!checker.parse_annotated_type(first, &probe, &probe_annotation, owner)) return true;
+  if (name.text.find('\'') != std::string_view::npos ||
+      name.text.find('"') != std::string_view::npos) {
+    fail(s.offset + space, "the default of " + std::string(owner) +
+                               " contains a space; the torchnpugen grammar splits an argument at "
+                               "its last space, so defaults cannot contain spaces");
+    return false;
+  }
+  if (owner.substr(0, 7) == "return ") {
+    fail(name.offset + name.text.size(),
+         "expected ', ' or ')' after " + quoted(name.text) + " in " + std::string(owner));
+  } else {
+    fail(name.offset + name.text.size(),
+         "expected ',' or ')' after argument " + quoted(name.text));
+  }
+  return false;
+}
+
+bool Parser::parse_type(Span s, Type* out) {
+  // Suffixes are peeled from the right, as torchgen does: "int[]?" is Optional(List(int)).
+  std::vector<TypeSuffix> reversed;
+  Span rest = s;
+  while (!rest.text.empty()) {
+    if (rest.text.size() > 1 && rest.text.back() == '?') {
+      reversed.push_back({TypeSuffix::kOptional, 0});
+      rest = sub(rest, 0, rest.text.size() - 1);
+      continue;
+    }
+    if (rest.text.back() == ']') {
+      const size_t open = rest.text.rfind('[');
+      if (open == std::string_view::npos || open == 0) break;
+      const std::string_view digits = rest.text.substr(open + 1, rest.text.size() - open - 2);
+      if (!std::all_of(digits.begin(), digits.end(), is_digit)) break;
+      if (!digits.empty() && digits[0] == '0') {
+        return fail(rest.offset + open + 1,
+                    "list size " + quoted(digits) +
+                        " does not print back: write a size without leading zeros, and '[]' "
+                        "instead of '[0]'");
+      }
+      if (digits.size() > 9) {
+        return fail(rest.offset + open + 1, "list size " + quoted(digits) + " is too large");
+      }
+      uint32_t size = 0;
+      for (char c : digits) size = size * 10 + static_cast<uint32_t>(c - '0');
+      reversed.push_back({TypeSuffix::kList, size});
+      rest = sub(rest, 0, open);
+      continue;
+    }
+    break;
+  }
+  out->suffixes.assign(reversed.rbegin(), reversed.rend());
+  const std::string_view base = rest.text;
+  if (base.empty()) return fail(rest.offset, "expected a type");
+  if (base.size() > kCustomClassPrefix.size() &&
+      base.substr(0, kCustomClassPrefix.size()) == kCustomClassPrefix &&
+      std::all_of(base.begin() + kCustomClassPrefix.size(), base.end(), is_class_char)) {
+    out->base = std::string(base);
+    out->custom_class = true;
+    return true;
+  }
+  const uint32_t sets = base_type_sets_containing(base);
+  if ((sets & grammar_.base_types) != 0) {
+    out->base = std::string(base);
+    return true;
+  }
+  if (sets != 0) {
+    const std::string where = (sets & kUpstreamBaseTypes) ? "upstream torchgen" : "torchnpugen";
+    return fail(rest.offset, "type " + quoted(base) + " exists only in the " + where +
+                                 " grammar, which this parse does not accept; parse with a "
+                                 "grammar that includes it");
+  }
+  return fail(rest.offset, "unknown type " + quoted(base) +
+                               "; expected a base type such as Tensor, int, SymInt, float, bool, "
+                               "str, Scalar, ScalarType, optionally followed by '?', '[]' or '[N]'");
+}
+
+bool Parser::parse_annotation(Span s, Annotation* out) {
+  const std::string_view t = s.text;
+  size_t i = 0;
+  auto at = [&](size_t k) { return k < t.size() ? t[k] : '\0'; };
+  if (!is_alias_letter(at(0))) {
+    return fail(s.offset, "expected an alias letter a-z in the annotation " + quoted(t));
+  }
+  out->alias_set.push_back(t[0]);
+  i = 1;
+  while (at(i) == '|' && is_alias_letter(at(i + 1))) {
+    if (out->alias_set.size() == 2) {
+      return fail(s.offset + i, "at most two aliases may precede '!' or ' -> ' in " + quoted(t) +
+                                    "; torchgen keeps only the last '|x', so a third does not "
+                                    "print back");
+    }
+    out->alias_set.push_back(t[i + 1]);
+    i += 2;
+  }
+  if (at(i) == '!') {
+    out->is_write = true;
+    ++i;
+  }
+  if (t.substr(i, kArrow.size()) == kArrow) {
+    i += kArrow.size();
+    if (at(i) == '*') {
+      out->alias_set_after.push_back('*');
+      ++i;
+    } else if (is_alias_letter(at(i))) {
+      out->alias_set_after.push_back(t[i]);
+      ++i;
+      while (at(i) == '|' && is_alias_letter(at(i + 1))) {
+        out->alias_set_after.push_back(t[i + 1]);
+        i += 2;
+      }
+    } else {
+      return fail(s.offset + i, "expected '*' or an alias letter after ' -> ' in " + quoted(t));
+    }
+  }
+  if (i != t.size()) {
+    return fail(s.offset + i, "unexpected " + quoted(t.substr(i, 1)) + " in alias annotation " +
+                                  quoted(t) + "; expected '|x', '!', ' -> ' or the closing ')'");
+  }
+  if (out->is_write && out->alias_set.size() > 1) {
+    return fail(s.offset, "a written alias ('!') must be a single letter, found " + quoted(t));
+  }
+  if (out->alias_set.size() > 1 && out->alias_set_after.size() > 1) {
+    return fail(s.offset, "alias sets before and after ' -> ' cannot both have several letters: " +
+                              quoted(t));
+  }
+  return true;
+}
+
+bool Parser::check_invariants(FunctionSchema* schema) {
+  auto& args = schema->arguments;
+  auto& rets = schema->returns;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (!args[i].kwarg_only && args[i].name == "self") {
+      schema->self_index = i;
+      break;
+    }
+  }
+  // torchgen's Arguments invariant: nothing before `self` may be written to.
+  if (schema->self_index) {
+    for (size_t i = 0; i < *schema->self_index; ++i) {
+      if (args[i].is_write()) {
+        return fail(arg_offsets_[i], "mutable argument " + quoted(args[i].name) +
+                                         " comes before 'self'; mutable positional arguments "
+                                         "must follow 'self'");
+      }
+    }
+  }
+  // TensorOptions: dtype, layout, device, pin_memory in a row among keyword-only arguments.
+  static const std::array<std::pair<std::string_view, std::string_view>, 4> kTensorOptions = {
+      {{"dtype", "ScalarType"}, {"layout", "Layout"}, {"device", "Device"},
+       {"pin_memory", "bool"}}};
+  auto matches_option = [](const Argument& a, size_t k) {
+    if (a.name != kTensorOptions[k].first || a.type.base != kTensorOptions[k].second ||
+        a.type.custom_class) {
+      return false;
+    }
+    return a.type.suffixes.empty() ||
+           (a.type.suffixes.size() == 1 && a.type.suffixes[0].kind == TypeSuffix::kOptional);
+  };
+  std::vector<size_t> kwargs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].kwarg_only && !args[i].out) kwargs.push_back(i);
+  }
+  for (size_t k = 0; k + kTensorOptions.size() <= kwargs.size();) {
+    bool group = true;
+    for (size_t j = 0; j < kTensorOptions.size() && group; ++j) {
+      group = matches_option(args[kwargs[k + j]], j);
+    }
+    if (!group) {
+      ++k;
+      continue;
+    }
+    if (schema->tensor_options_index) {
+      return fail(arg_offsets_[kwargs[k]], "a second dtype/layout/device/pin_memory group; "
+                                           "TensorOptions may appear only once");
+    }
+    schema->tensor_options_index = kwargs[k];
+    k += kTensorOptions.size();
+  }
+
+  std::vector<size_t> outs;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].out) outs.push_back(i);
+  }
+  const size_t returns_offset = ret_offsets_.empty() ? text_.size() : ret_offsets_.front();
+  for (size_t k = 0; k < outs.size() && k < rets.size(); ++k) {
+    if (args[outs[k]].annotation != rets[k].annotation) {
+      return fail(ret_offsets_[k], "return " + std::to_string(k + 1) + " must carry the same "
+                                   "annotation as out argument " + quoted(args[outs[k]].name) +
+                                   " (the i-th return corresponds to the i-th out argument)");
+    }
+  }
+  const size_t post_self = schema->self_index ? *schema->self_index + 1 : 0;
+  for (size_t i = post_self; i < args.size(); ++i) {
+    if (args[i].kwarg_only || !args[i].is_write()) continue;
+    for (size_t r = 0; r < rets.size(); ++r) {
+      if (rets[r].annotation == args[i].annotation) {
+        return fail(ret_offsets_[r], "mutable positional argument " + quoted(args[i].name) +
+                                         " must not be returned");
+      }
+    }
+  }
+  size_t mutable_returns = 0;
+  for (const Return& r : rets) mutable_returns += r.is_write() ? 1 : 0;
+  if (mutable_returns != 0 && mutable_returns != rets.size()) {
+    return fail(returns_offset, "returns must be all mutable or all immutable; mix of 'Tensor(a!)' "
+                                "and plain returns is not allowed");
+  }
+  for (size_t r = 0; r < rets.size(); ++r) {
+    if (!rets[r].is_write()) continue;
+    bool aliased = false;
+    for (size_t i : outs) aliased = aliased || args[i].annotation == rets[r].annotation;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (!args[i].kwarg_only && args[i].name == "self") {
+        aliased = aliased || args[i].annotation == rets[r].annotation;
+      }
+    }
+    if (!aliased) {
+      return fail(ret_offsets_[r], "mutable return " + std::to_string(r + 1) +
+                                       " must alias an out argument or 'self'; did you forget to "
+                                       "put the out argument after '*'?");
+    }
+  }
+  if (!outs.empty()) {
+    const bool all_plain = std::all_of(outs.begin(), outs.end(), [&](size_t i) {
+      return args[i].type.is_plain("Tensor");
+    });
+    if (!all_plain && !rets.empty()) {
+      return fail(returns_offset, "an out= schema whose out arguments are not all plain 'Tensor' "
+                                  "(e.g. 'Tensor(a!)[]') must return '()'");
+    }
+    if (all_plain) {
+      size_t expected = 0;
+      for (size_t i : outs) expected += args[i].name.rfind("_scratch_", 0) == 0 ? 0 : 1;
+      if (expected != rets.size()) {
+        return fail(returns_offset, "an out= schema must return one 'Tensor(x!)' per out argument "
+                                    "(not counting '_scratch_' ones): expected " +
+                                        std::to_string(expected) + ", found " +
+                                        std::to_string(rets.size()));
+      }
+    }
+  }
+  if (schema->name.inplace) {
+    if (!schema->self_index || !args[*schema->self_index].is_write()) {
+      return fail(0, "in-place operator " + quoted(schema->name.full_base()) +
+                         " needs a mutable 'self' argument, e.g. 'Tensor(a!) self'");
+    }
+    const Argument& self = args[*schema->self_index];
+    if (self.type.is_plain("Tensor")) {
+      if (rets.size() != 1 || rets[0].annotation != self.annotation) {
+        return fail(returns_offset, "in-place operator " + quoted(schema->name.full_base()) +
+                                        " must return exactly 'self' with its annotation, e.g. "
+                                        "'-> Tensor(a!)'");
+      }
+    } else if (!rets.empty()) {
+      return fail(returns_offset, "in-place operator with a non-Tensor 'self' must return '()'");
+    }
+  }
+  const bool is_out = !outs.empty();
+  const bool is_scratch = std::any_of(outs.begin(), outs.end(), [&](size_t i) {
+    return args[i].name.rfind("_scratch_", 0) == 0;
+  });
+  if (is_out && schema->name.inplace) {
+    return fail(arg_offsets_[outs.front()], "an in-place operator cannot also have out arguments; "
+                                            "torchgen cannot classify it");
+  }
+  bool is_mutable = false;
+  for (size_t i = post_self; i < args.size(); ++i) {
+    is_mutable = is_mutable || (!args[i].kwarg_only && args[i].is_write());
+  }
+  if (schema->name.inplace) {
+    schema->kind = SchemaKind::kInplace;
+  } else if (is_scratch) {
+    schema->kind = SchemaKind::kScratch;
+  } else if (is_out) {
+    schema->kind = SchemaKind::kOut;
+  } else if (is_mutable) {
+    schema->kind = SchemaKind::kMutable;
+  } else {
+    schema->kind = SchemaKind::kFunctional;
+  }
+  if (schema->tensor_options_index && schema->kind != SchemaKind::kFunctional) {
+    return fail(arg_offsets_[*schema->tensor_options_index],
+                "dtype/layout/device/pin_memory (TensorOptions) are only allowed on functional "
+                "schemas; this one is " + std::string(to_string(schema->kind)));
+  }
+  if (schema->name.overload.find("functional") != std::string::npos &&
+      schema->kind != SchemaKind::kFunctional) {
+    return fail(schema->name.full_base().size() + 1,
+                "an overload name containing 'functional' requires a functional schema; this one "
+                "is " + std::string(to_string(schema->kind)));
+  }
+  uint32_t sets = kUpstreamBaseTypes | kTorchnpugenBaseTypes;
+  auto need = [&](const Type& t) {
+    if (!t.custom_class) sets &= base_type_sets_containing(t.base);
+  };
+  for (const Argument& a : args) need(a.type);
+  for (const Return& r : rets) need(r.type);
+  schema->base_type_sets = sets;
+  return true;
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& base_type_names(BaseTypeSet set) {
+  return set == kUpstreamBaseTypes ? kUpstreamNames : kTorchnpugenNames;
+}
+
+uint32_t base_type_sets_containing(std::string_view name) {
+  uint32_t sets = 0;
+  if (std::find(kUpstreamNames.begin(), kUpstreamNames.end(), name) != kUpstreamNames.end()) {
+    sets |= kUpstreamBaseTypes;
+  }
+  if (std::find(kTorchnpugenNames.begin(), kTorchnpugenNames.end(), name) !=
+      kTorchnpugenNames.end()) {
+    sets |= kTorchnpugenBaseTypes;
+  }
+  return sets;
+}
+
+std::string_view to_string(SchemaKind kind) {
+  switch (kind) {
+    case SchemaKind::kFunctional:
+      return "functional";
+    case SchemaKind::kInplace:
+      return "inplace";
+    case SchemaKind::kOut:
+      return "out";
+    case SchemaKind::kMutable:
+      return "mutable";
+    case SchemaKind::kScratch:
+      return "scratch";
+  }
+  return "functional";
+}
+
+std::string OperatorName::full_base() const {
+  std::string s;
+  if (!ns.empty()) s += ns + "::";
+  if (dunder) return s + "__" + (inplace ? "i" : "") + base + "__";
+  s += base;
+  if (inplace) return s + "_";
+  if (functional_overload) return s + "_functional";
+  return s;
+}
+
+std::string OperatorName::qualified() const {
+  return overload.empty() ? full_base() : full_base() + "." + overload;
+}
+
+bool FunctionSchema::has_kwarg_only_or_out() const {
+  return std::any_of(arguments.begin(), arguments.end(),
+                     [](const Argument& a) { return a.kwarg_only; });
+}
+
+SchemaParseResult parse_schema(std::string_view text, const Grammar& grammar) {
+  return Parser(text, grammar).run();
+}
+
+FunctionSchema parse_schema_or_throw(std::string_view text, const Grammar& grammar) {
+  SchemaParseResult r = parse_schema(text, grammar);
+  if (!r.ok()) throw SchemaParseError(r.error);
+  return std::move(*r.schema);
+}
+
+std::string print_type(const Type& type) {
+  std::string s = type.base;
+  for (const TypeSuffix& suffix : type.suffixes) {
+    if (suffix.kind == TypeSuffix::kOptional) {
+      s += '?';
+    } else if (suffix.size == 0) {
+      s += "[]";
+    } else {
+      s += '[' + std::to_string(suffix.size) + ']';
+    }
+  }
+  return s;
+}
+
+std::string print_annotation(const Annotation& a) {
+  std::string s;
+  for (size_t i = 0; i < a.alias_set.size(); ++i) {
+    if (i) s += '|';
+    s += a.alias_set[i];
+  }
+  if (a.is_write) s += '!';
+  if (!a.alias_set_after.empty()) {
+    s += kArrow;
+    for (size_t i = 0; i < a.alias_set_after.size(); ++i) {
+      if (i) s += '|';
+      s += a.alias_set_after[i];
+    }
+  }
+  return s;
+}
+
+std::string print_annotated_type(const Type& type, const std::optional<Annotation>& annotation) {
+  std::string t = print_type(type);
+  if (!annotation) return t;
+  // Only Tensor, Tensor? and Tensor[] carry annotations, so "Tensor" is always the prefix.
+  return "Tensor(" + print_annotation(*annotation) + ")" + t.substr(6);
+}
+
+std::string print_argument(const Argument& a) {
+  std::string s = print_annotated_type(a.type, a.annotation) + " " + a.name;
+  if (a.default_value && !a.default_value->empty()) s += "=" + *a.default_value;
+  return s;
+}
+
+std::string print_return(const Return& r) {
+  std::string s = print_annotated_type(r.type, r.annotation);
+  if (r.name) s += " " + *r.name;
+  return s;
+}
+
+std::string print_schema(const FunctionSchema& schema) {
+  std::string s = schema.name.qualified();
+  s += '(';
+  bool first = true;
+  bool star = false;
+  for (const Argument& a : schema.arguments) {
+    if (!first) s += kArgSep;
+    if (a.kwarg_only && !star) {
+      s += "*";
+      s += kArgSep;
+      star = true;
+    }
+    s += print_argument(a);
+    first = false;
+  }
+  s += ')';
+  s += kArrow;
+  if (schema.returns.size() == 1) {
+    s += print_return(schema.returns[0]);
+  } else {
+    s += '(';
+    for (size_t i = 0; i < schema.returns.size(); ++i) {
+      if (i) s += kArgSep;
+      s += print_return(schema.returns[i]);
+    }
+    s += ')';
+  }
+  return s;
+}
+
+}  // namespace skillrt::ops
