@@ -1,8 +1,10 @@
 // A JSON Schema (draft-07) compiled once and used to validate many instances.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,18 @@ struct Violation {
   std::string keyword;  // the schema keyword that failed, e.g. "maximum", "required"
   std::string message;  // short sentence with pointer, expectation and what was found, e.g.
                         // "/options/max_prs: must be <= 500, got 1000"
+
+  friend bool operator==(const Violation&, const Violation&) = default;
+};
+
+// Serves the document behind a "$ref" that points outside the schema. `uri` is absolute and
+// carries no fragment. Returns nullopt for a document it does not know.
+using DocumentFetcher = std::function<std::optional<nlohmann::json>(const std::string& uri)>;
+
+struct CompileOptions {
+  // Empty: only the draft-07 meta-schema (built in) can be referenced from outside the schema,
+  // which is what the host wants: a skill's schema must be self-contained.
+  DocumentFetcher fetch;
 };
 
 class CompiledSchema {
@@ -23,9 +37,14 @@ class CompiledSchema {
   // Checks `schema` against the draft-07 meta-schema and compiles it. On failure the message
   // names the JSON Pointer of the fault inside the schema and what is wrong there.
   static Result<std::shared_ptr<const CompiledSchema>> compile(const nlohmann::json& schema);
+  static Result<std::shared_ptr<const CompiledSchema>> compile(const nlohmann::json& schema,
+                                                               const CompileOptions& options);
 
   // Every violation of the instance (empty when valid). Thread-safe: callable concurrently.
   std::vector<Violation> validate(const nlohmann::json& instance) const;
+
+  // Only the verdict; cheaper than validate() for an invalid instance. Thread-safe.
+  bool is_valid(const nlohmann::json& instance) const;
 
   const nlohmann::json& source() const;
 
@@ -36,7 +55,17 @@ class CompiledSchema {
  private:
   struct Impl;
   explicit CompiledSchema(std::unique_ptr<Impl> impl);
+  // The meta-schema itself is compiled without the meta-schema check.
+  static Result<std::shared_ptr<const CompiledSchema>> compile_impl(const nlohmann::json& schema,
+                                                                    const CompileOptions& options,
+                                                                    bool check_meta);
   std::unique_ptr<Impl> impl_;
 };
+
+// The draft-07 meta-schema the host checks every schema against (schemas/skillrt/).
+const nlohmann::json& draft07_meta_schema();
+
+// Joins violations into one line for an error message: "a; b; c".
+std::string join_messages(const std::vector<Violation>& violations);
 
 }  // namespace skillrt::schema

@@ -1,0 +1,289 @@
+#include "schema/compiled_schema.hpp"
+
+#include <skillrt_embedded_schemas.h>
+
+#include <exception>
+#include <mutex>
+#include <regex>
+#include <valijson/adapters/nlohmann_json_adapter.hpp>
+#include <valijson/schema.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+#include <valijson/validator.hpp>
+
+#include "schema/detail/explainer.hpp"
+#include "schema/detail/rules.hpp"
+#include "schema/detail/schema_walk.hpp"
+#include "schema/detail/text.hpp"
+
+namespace skillrt::schema {
+namespace {
+
+using Json = nlohmann::json;
+
+// A validator caches the regexes it compiles and so may not be shared between threads; a few
+// are kept for reuse so that the cache survives from one call to the next.
+constexpr std::size_t kPoolLimit = 64;
+
+bool is_draft07_meta_uri(std::string uri) {
+  if (!uri.empty() && uri.back() == '#') uri.pop_back();
+  return uri == "http://json-schema.org/draft-07/schema" ||
+         uri == "https://json-schema.org/draft-07/schema";
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size()) {
+      const auto hex = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+      };
+      const int hi = hex(text[i + 1]);
+      const int lo = hex(text[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// Whether a "#/..." reference names a node of `root`.
+bool local_ref_resolves(const Json& root, std::string_view ref) {
+  if (!ref.starts_with('#')) return true;
+  const std::string fragment = percent_decode(ref.substr(1));
+  if (fragment.empty()) return true;
+  // "#name" is a plain-name fragment resolved through "$id", which is not checked here.
+  if (!fragment.starts_with('/')) return true;
+  try {
+    return root.contains(Json::json_pointer(fragment));
+  } catch (const Json::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+struct CompiledSchema::Impl {
+  Json source;
+  // Documents served through "$ref"; the index points into them, so they never move.
+  std::vector<std::unique_ptr<Json>> fetched;
+  detail::SchemaIndex index;
+  detail::RegexTable regexes;
+  valijson::Schema schema;
+
+  mutable std::mutex pool_mutex;
+  mutable std::vector<std::unique_ptr<valijson::Validator>> pool;
+
+  std::unique_ptr<valijson::Validator> acquire() const {
+    {
+      std::lock_guard lock(pool_mutex);
+      if (!pool.empty()) {
+        auto validator = std::move(pool.back());
+        pool.pop_back();
+        return validator;
+      }
+    }
+    return std::make_unique<valijson::Validator>(valijson::Validator::kStrongTypes);
+  }
+
+  void release(std::unique_ptr<valijson::Validator> validator) const {
+    std::lock_guard lock(pool_mutex);
+    if (pool.size() < kPoolLimit) pool.push_back(std::move(validator));
+  }
+
+  // valijson's verdict; throws only on a regex the engine gives up on.
+  bool verdict(const Json& instance, valijson::ValidationResults* results) const {
+    auto validator = acquire();
+    const valijson::adapters::NlohmannJsonAdapter adapter(instance);
+    bool ok = false;
+    try {
+      ok = validator->validate(schema, adapter, results);
+    } catch (...) {
+      release(std::move(validator));
+      throw;
+    }
+    release(std::move(validator));
+    return ok;
+  }
+};
+
+CompiledSchema::CompiledSchema(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CompiledSchema::~CompiledSchema() = default;
+
+const nlohmann::json& CompiledSchema::source() const { return impl_->source; }
+
+const nlohmann::json& draft07_meta_schema() {
+  static const Json meta = Json::parse(skillrt_embedded::schema("draft-07.schema"));
+  return meta;
+}
+
+std::string join_messages(const std::vector<Violation>& violations) {
+  std::string out;
+  for (const auto& v : violations) {
+    if (!out.empty()) out += "; ";
+    out += v.message;
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile(
+    const nlohmann::json& schema) {
+  return compile_impl(schema, CompileOptions{}, true);
+}
+
+Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile(
+    const nlohmann::json& schema, const CompileOptions& options) {
+  return compile_impl(schema, options, true);
+}
+
+Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
+    const nlohmann::json& schema, const CompileOptions& options, bool check_meta) {
+  if (check_meta) {
+    static const auto meta = compile_impl(draft07_meta_schema(), CompileOptions{}, false);
+    if (!meta) {
+      return fail(Code::kInternal, "the built-in draft-07 meta-schema does not compile: " +
+                                       meta.error().message);
+    }
+    const auto violations = (*meta)->validate(schema);
+    if (!violations.empty()) return fail(Code::kInvalidArgument, join_messages(violations));
+  }
+
+  auto impl = std::make_unique<Impl>();
+  impl->source = schema;
+  std::vector<detail::SchemaSite> patterns;
+  auto prepared = detail::prepare_schema(impl->source, impl->index);
+  patterns = prepared.patterns;
+
+  for (const auto& site : prepared.patterns) {
+    try {
+      std::regex probe(site.text);
+    } catch (const std::regex_error& e) {
+      return fail(Code::kInvalidArgument,
+                  site.pointer + ": " + Json(site.text).dump() +
+                      " is not a valid regular expression (ECMAScript syntax): " + e.what());
+    }
+  }
+  if (!prepared.has_nested_id) {
+    for (const auto& site : prepared.refs) {
+      if (local_ref_resolves(impl->source, site.text)) continue;
+      return fail(Code::kInvalidArgument,
+                  site.pointer + ": reference " + Json(site.text).dump() +
+                      " points at nothing in this schema; point it at an existing subschema, "
+                      "for example one under /definitions");
+    }
+  }
+
+  std::string unfetched;
+  Impl& state = *impl;
+  auto fetch = [&](const std::string& uri) -> const Json* {
+    std::optional<Json> document;
+    if (is_draft07_meta_uri(uri)) {
+      document = draft07_meta_schema();
+    } else if (options.fetch) {
+      document = options.fetch(uri);
+    }
+    if (!document) {
+      unfetched = uri;
+      return nullptr;
+    }
+    state.fetched.push_back(std::make_unique<Json>(std::move(*document)));
+    auto remote = detail::prepare_schema(*state.fetched.back(), state.index);
+    patterns.insert(patterns.end(), remote.patterns.begin(), remote.patterns.end());
+    return new Json(std::move(remote.for_valijson));
+  };
+  auto release = [](const Json* document) { delete document; };
+
+  try {
+    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+    // The parser takes ownership of its builders and deletes them.
+    parser.addConstraintBuilder(std::string(detail::kFormatKeyword),
+                                new detail::FormatRuleBuilder());
+    parser.addConstraintBuilder(std::string(detail::kMultipleOfKeyword),
+                                new detail::MultipleOfRuleBuilder());
+    const valijson::adapters::NlohmannJsonAdapter adapter(prepared.for_valijson);
+    parser.populateSchema(adapter, impl->schema, fetch, release);
+  } catch (const std::exception& e) {
+    if (!unfetched.empty()) {
+      return fail(Code::kInvalidArgument,
+                  "the schema references " + Json(unfetched).dump() +
+                      ", a document outside it that the host does not fetch; copy what it needs "
+                      "under /definitions and reference that");
+    }
+    return fail(Code::kInvalidArgument, std::string("the schema does not compile: ") + e.what());
+  }
+
+  for (const auto& site : patterns) {
+    if (impl->regexes.contains(site.text)) continue;
+    try {
+      impl->regexes.emplace(site.text, std::regex(site.text));
+    } catch (const std::regex_error& e) {
+      return fail(Code::kInvalidArgument,
+                  site.pointer + ": " + Json(site.text).dump() +
+                      " is not a valid regular expression (ECMAScript syntax): " + e.what());
+    }
+  }
+  return std::shared_ptr<const CompiledSchema>(new CompiledSchema(std::move(impl)));
+}
+
+bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
+  try {
+    return impl_->verdict(instance, nullptr);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) const {
+  try {
+    if (impl_->verdict(instance, nullptr)) return {};
+  } catch (const std::exception& e) {
+    return {Violation{"", "schema",
+                      std::string("/: the validator gave up on this value (") + e.what() +
+                          "); simplify the value or the schema's patterns"}};
+  }
+
+  const detail::ExplainContext context{impl_->index, impl_->regexes};
+  auto violations = detail::explain(context, *impl_->schema.root(), instance);
+  if (!violations.empty()) return violations;
+
+  // The explanation found nothing where valijson found a fault: report valijson's own words
+  // rather than nothing, leaving out the echoes it adds at every parent of a failure.
+  valijson::ValidationResults results;
+  try {
+    impl_->verdict(instance, &results);
+  } catch (const std::exception&) {
+  }
+  static constexpr std::string_view kEchoes[] = {
+      "Failed to validate against schema associated with",
+      "Failed to validate item #",
+      "Failed to validate against child schema",
+      "Failed to validate against any",
+      "Failed to validate against additional properties schema",
+      "Failed to validate against dependent schema",
+      "Failed to validate against a conditional schema",
+  };
+  std::vector<Violation> all;
+  for (const auto& error : results) {
+    const std::string pointer = detail::pointer_from_valijson_context(error.context);
+    Violation v{pointer, "schema", detail::display_pointer(pointer) + ": " + error.description};
+    const bool echo = std::any_of(std::begin(kEchoes), std::end(kEchoes), [&](auto prefix) {
+      return error.description.starts_with(prefix);
+    });
+    all.push_back(v);
+    if (!echo && std::find(violations.begin(), violations.end(), v) == violations.end()) {
+      violations.push_back(std::move(v));
+    }
+  }
+  if (!violations.empty()) return violations;
+  if (!all.empty()) return all;
+  return {Violation{"", "schema", "/: the value does not match the schema"}};
+}
+
+}  // namespace skillrt::schema

@@ -1,0 +1,134 @@
+// compile(): the meta-schema check, faults named by JSON Pointer, and what compiles.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "schema/compiled_schema.hpp"
+
+using nlohmann::json;
+using skillrt::Code;
+using skillrt::schema::CompiledSchema;
+using skillrt::schema::CompileOptions;
+
+namespace {
+
+std::string compile_error(const json& schema) {
+  auto compiled = CompiledSchema::compile(schema);
+  REQUIRE_FALSE(compiled.has_value());
+  CHECK(compiled.error().code == Code::kInvalidArgument);
+  return compiled.error().message;
+}
+
+}  // namespace
+
+TEST_CASE("compile accepts a typical skill input schema", "[schema][compile]") {
+  const json schema = json::parse(R"({
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "title": "demo",
+    "type": "object",
+    "additionalProperties": false,
+    "required": ["repo"],
+    "properties": {
+      "repo": {"type": "string", "minLength": 1, "description": "path"},
+      "since": {"type": "string", "format": "date"},
+      "labels": {"type": "array", "items": {"type": "string"}, "uniqueItems": true}
+    }
+  })");
+  auto compiled = CompiledSchema::compile(schema);
+  REQUIRE(compiled.has_value());
+  CHECK((*compiled)->source() == schema);
+  CHECK((*compiled)->validate(json{{"repo", "x"}}).empty());
+  CHECK((*compiled)->is_valid(json{{"repo", "x"}}));
+  CHECK_FALSE((*compiled)->is_valid(json{{"repo", 3}}));
+}
+
+TEST_CASE("compile names the pointer of a misspelt type", "[schema][compile]") {
+  const std::string message = compile_error(json::parse(
+      R"({"type": "object", "properties": {"name": {"type": "strin"}}})"));
+  CHECK(message ==
+        "/properties/name/type: must be one of "
+        "[\"array\",\"boolean\",\"integer\",\"null\",\"number\",\"object\",\"string\"], "
+        "got string \"strin\"");
+}
+
+TEST_CASE("compile rejects keywords of the wrong shape", "[schema][compile]") {
+  CHECK(compile_error(json::parse(R"({"properties": {"n": {"minLength": -1}}})")) ==
+        "/properties/n/minLength: must be >= 0, got -1");
+  CHECK(compile_error(json::parse(R"({"required": "name"})")) ==
+        "/required: must be array, got string \"name\"");
+  CHECK(compile_error(json::parse(R"({"items": [1]})")).starts_with("/items"));
+  CHECK(compile_error(json(42)) == "/: must be object or boolean, got integer 42");
+}
+
+TEST_CASE("compile reports every meta-schema fault", "[schema][compile]") {
+  const std::string message = compile_error(json::parse(
+      R"({"properties": {"a": {"type": "strin"}, "b": {"maxItems": "3"}}})"));
+  CHECK(message.find("/properties/a/type:") != std::string::npos);
+  CHECK(message.find("/properties/b/maxItems: must be integer, got string \"3\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("compile rejects an invalid regular expression", "[schema][compile]") {
+  const std::string message =
+      compile_error(json::parse(R"({"properties": {"a": {"pattern": "[a-"}}})"));
+  CHECK(message.starts_with("/properties/a/pattern: \"[a-\" is not a valid regular expression"));
+  const std::string in_keys =
+      compile_error(json::parse(R"({"patternProperties": {"(": {"type": "string"}}})"));
+  CHECK(in_keys.starts_with("/patternProperties/(: \"(\" is not a valid regular expression"));
+}
+
+TEST_CASE("compile rejects a reference that points at nothing", "[schema][compile]") {
+  const std::string message = compile_error(
+      json::parse(R"({"properties": {"a": {"$ref": "#/definitions/missing"}}})"));
+  CHECK(message.starts_with(
+      "/properties/a/$ref: reference \"#/definitions/missing\" points at nothing"));
+}
+
+TEST_CASE("compile refuses remote references unless a fetcher serves them", "[schema][compile]") {
+  const json schema = json::parse(R"({"$ref": "http://example.com/other.json#/definitions/a"})");
+  const std::string message = compile_error(schema);
+  CHECK(message.find("\"http://example.com/other.json\"") != std::string::npos);
+  CHECK(message.find("does not fetch") != std::string::npos);
+
+  CompileOptions options;
+  std::string asked;
+  options.fetch = [&](const std::string& uri) -> std::optional<json> {
+    asked = uri;
+    return json::parse(R"({"definitions": {"a": {"type": "integer", "enum": [1, 2]}}})");
+  };
+  auto compiled = CompiledSchema::compile(schema, options);
+  REQUIRE(compiled.has_value());
+  CHECK(asked == "http://example.com/other.json");
+  CHECK((*compiled)->validate(json(1)).empty());
+  const auto violations = (*compiled)->validate(json(3));
+  REQUIRE(violations.size() == 1);
+  // The fetched document is indexed too, so its enum values can be quoted.
+  CHECK(violations[0].message == "/: must be one of [1,2], got integer 3");
+}
+
+TEST_CASE("the draft-07 meta-schema is built in and referenceable", "[schema][compile]") {
+  CHECK(skillrt::schema::draft07_meta_schema().at("$id") ==
+        "http://json-schema.org/draft-07/schema#");
+  auto compiled =
+      CompiledSchema::compile(json{{"$ref", "http://json-schema.org/draft-07/schema#"}});
+  REQUIRE(compiled.has_value());
+  CHECK((*compiled)->validate(json{{"type", "string"}}).empty());
+  CHECK_FALSE((*compiled)->validate(json{{"type", "strin"}}).empty());
+}
+
+TEST_CASE("every schema under schemas/ compiles", "[schema][compile]") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::path(SKILLRT_SOURCE_DIR) / "schemas";
+  int count = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(root)) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const json schema = json::parse(in);
+    auto compiled = CompiledSchema::compile(schema);
+    INFO(entry.path().string() << ": " << (compiled ? "" : compiled.error().message));
+    CHECK(compiled.has_value());
+    ++count;
+  }
+  CHECK(count >= 1);
+}
