@@ -215,13 +215,13 @@ inline int32_t invoke_trampoline(void* state, skillrt_call* call, skillrt_str in
   } catch (const SkillError& e) {
     return fail(e.code() == SKILLRT_OK ? SKILLRT_UNKNOWN : e.code(), e.what());
   } catch (const Json::exception& e) {
-    return fail(SKILLRT_INTERNAL, "skill '" + spec->name + "' hit a JSON error: " + e.what());
+    return fail(SKILLRT_INTERNAL, std::string("JSON error: ") + e.what());
   } catch (const std::bad_alloc&) {
-    return fail(SKILLRT_RESOURCE_EXHAUSTED, "skill '" + spec->name + "' ran out of memory");
+    return fail(SKILLRT_RESOURCE_EXHAUSTED, "out of memory");
   } catch (const std::exception& e) {
-    return fail(SKILLRT_INTERNAL, "skill '" + spec->name + "' threw: " + e.what());
+    return fail(SKILLRT_INTERNAL, std::string("unhandled exception: ") + e.what());
   } catch (...) {
-    return fail(SKILLRT_INTERNAL, "skill '" + spec->name + "' threw a non-standard exception");
+    return fail(SKILLRT_INTERNAL, "unhandled non-standard exception");
   }
 }
 
@@ -232,18 +232,27 @@ class PluginState {
 
   int32_t load(skillrt_host* host, const skillrt_host_api* api, RegisterFn fn) noexcept {
     try {
-      skillrt_str cfg = api->plugin_config(host);
-      config_ = Json::parse(cfg.ptr, cfg.ptr + cfg.len);
-      if (!config_.is_object()) config_ = Json::object();
-      Registrar registrar(&specs_, &config_, api, host);
-      fn(registrar);
-      if (!registrar.failure().empty()) {
-        api->set_load_error(host, to_str(registrar.failure()));
-        return SKILLRT_FAILED_PRECONDITION;
+      // A second host in the same process (tests, embedding) gets the same library handle and
+      // so this same state: it re-registers the skills built the first time, whose addresses
+      // the first host may still hold.
+      if (!loaded_) {
+        skillrt_str cfg = api->plugin_config(host);
+        config_ = Json::parse(cfg.ptr, cfg.ptr + cfg.len);
+        if (!config_.is_object()) config_ = Json::object();
+        Registrar registrar(&specs_, &config_, api, host);
+        fn(registrar);
+        if (!registrar.failure().empty()) {
+          specs_.clear();
+          api->set_load_error(host, to_str(registrar.failure()));
+          return SKILLRT_FAILED_PRECONDITION;
+        }
+        loaded_ = true;
       }
       for (SkillSpec& spec : specs_) {
         if (!spec.handler) {
-          const std::string msg = "skill '" + spec.name + "' has no handler";
+          const std::string msg = "skill '" + spec.name + "' has no handler: call .handler()";
+          specs_.clear();
+          loaded_ = false;
           api->set_load_error(host, to_str(msg));
           return SKILLRT_FAILED_PRECONDITION;
         }
@@ -275,9 +284,13 @@ class PluginState {
     }
   }
 
-  void unload() noexcept { specs_.clear(); }
+  void unload() noexcept {
+    specs_.clear();
+    loaded_ = false;
+  }
 
  private:
+  bool loaded_ = false;
   std::list<SkillSpec> specs_;  // a list, so `state` pointers stay stable
   Json config_;
 };

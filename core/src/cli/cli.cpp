@@ -12,6 +12,7 @@
 
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
+#include "common/json_text.hpp"
 #include "common/logging.hpp"
 
 namespace skillrt::cli {
@@ -91,7 +92,7 @@ Result<nlohmann::json> read_input(const std::string& arg) {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     return fail(Code::kInvalidArgument,
-                "--input (" + where + ") is not valid JSON: " + detail::describe_parse_error(text, e));
+                "--input (" + where + ") is not valid JSON: " + describe_parse_error(text, e));
   }
 }
 

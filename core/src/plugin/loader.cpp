@@ -1,5 +1,7 @@
 #include "plugin/loader.hpp"
 
+#include "common/json_text.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -57,10 +59,10 @@ Result<std::shared_ptr<const schema::CompiledSchema>> compile_schema(const std::
   try {
     parsed = nlohmann::json::parse(text.ptr, text.ptr + text.len);
   } catch (const nlohmann::json::parse_error& e) {
-    return fail(Code::kInvalidArgument, "skill '" + skill + "' " + which +
-                                            " schema is not valid JSON (byte " +
-                                            std::to_string(e.byte) + "): " + e.what() +
-                                            "; fix the schema file and rebuild the plugin");
+    return fail(Code::kInvalidArgument,
+                "skill '" + skill + "' " + which + " schema is not valid JSON: " +
+                    describe_parse_error(std::string_view(text.ptr, text.len), e) +
+                    "; fix the schema file and rebuild the plugin");
   }
   auto compiled = schema::CompiledSchema::compile(parsed);
   if (!compiled) {

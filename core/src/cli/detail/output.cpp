@@ -10,25 +10,6 @@
 
 namespace skillrt::cli::detail {
 
-std::string describe_parse_error(const std::string& text, const nlohmann::json::parse_error& e) {
-  // nlohmann reports a 1-based byte count of what it consumed; the fault is the last byte read.
-  const size_t fault = e.byte == 0 ? 0 : std::min(e.byte - 1, text.size());
-  size_t line = 1;
-  size_t column = 1;
-  for (size_t i = 0; i < fault; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  std::string what = e.what();
-  // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 5: " prefix.
-  if (auto colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-  return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + what;
-}
-
 void print_error(bool json, int exit_code, Code code, const std::string& message,
                  const std::vector<schema::Violation>& violations) {
   if (json) {

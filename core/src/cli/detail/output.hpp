@@ -16,9 +16,6 @@
 
 namespace skillrt::cli::detail {
 
-// "line 3, column 7: <what the parser expected>", computed from the byte offset.
-std::string describe_parse_error(const std::string& text, const nlohmann::json::parse_error& e);
-
 // One readable line on stderr, or a JSON object on stdout when `json`.
 void print_error(bool json, int exit_code, Code code, const std::string& message,
                  const std::vector<schema::Violation>& violations);

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The skillrt CLI end to end: results on stdout, errors as one line (or JSON), exit codes.
+set -u
+bin=$1
+build=$2
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/lib.sh"
+fx="$build/tests/fixtures/behaviours"
+export SKILLRT_PLUGIN_PATH=""
+
+out=$("$bin" run hello --input '{"name":"Ada"}' 2>/dev/null); rc=$?
+check "run hello exit" 0 "$rc"
+check "run hello greeting" '"Hello, Ada!"' "$(printf '%s' "$out" | sed -n 's/.*"greeting": \(".*"\).*/\1/p')"
+
+err=$("$bin" run hello --input '{"name": "Ada",, }' 2>&1 >/dev/null); rc=$?
+check "bad JSON exit" 3 "$rc"
+check_contains "bad JSON says where" "--input (inline JSON) is not valid JSON: line 1, column 16" "$err"
+
+err=$("$bin" run hello --input '{"name": 3, "extra": 1}' 2>&1 >/dev/null); rc=$?
+check "schema violation exit" 3 "$rc"
+check_contains "violation pointer /name" "/name" "$err"
+check_contains "violation pointer /extra" "/extra" "$err"
+
+out=$("$bin" run hello --input '{"nam": "x"}' --json 2>/dev/null); rc=$?
+check "json error exit" 3 "$rc"
+check_contains "json error code" '"code": "INVALID_ARGUMENT"' "$out"
+check_contains "json error violations" '"violations"' "$out"
+
+out=$("$bin" run hello --input '{"name": "Ada"}' --check-only 2>/dev/null); rc=$?
+check "check-only exit" 0 "$rc"
+check_contains "check-only result" '"valid": true' "$out"
+
+err=$("$bin" run helo --input '{}' 2>&1 >/dev/null); rc=$?
+check "unknown skill exit" 5 "$rc"
+check "unknown skill message" "skillrt: error: unknown skill 'helo'; did you mean 'hello'? Run \`skillrt list\` to see every skill." "$err"
+
+"$bin" run hello 2>/dev/null; rc=$?
+check "missing --input is a usage error" 2 "$rc"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '{"name": "Lin", "language": "zh"}' > "$tmp/in.json"
+"$bin" run hello --input "$tmp/in.json" --output "$tmp/out.json" 2>/dev/null; rc=$?
+check "input file, output file exit" 0 "$rc"
+check_contains "output file written" '你好，Lin！' "$(cat "$tmp/out.json")"
+check "no temp files left" "out.json" "$(ls "$tmp" | grep -v in.json)"
+out=$(printf '{"name": "Bo"}' | "$bin" run hello --input - 2>/dev/null)
+check_contains "stdin input" 'Hello, Bo!' "$out"
+
+out=$("$bin" list --json 2>/dev/null); rc=$?
+check "list exit" 0 "$rc"
+check_contains "list has hello" '"name": "hello"' "$out"
+out=$("$bin" describe hello --json 2>/dev/null)
+check_contains "describe has input schema" '"input_schema"' "$out"
+check_contains "describe has annotations" '"readOnlyHint": true' "$out"
+out=$("$bin" schema hello --output 2>/dev/null)
+check_contains "schema --output" '"hello output"' "$out"
+out=$("$bin" plugins --json 2>/dev/null)
+check_contains "plugins lists hello" '"name": "hello"' "$out"
+out=$("$bin" version)
+check_contains "version" "plugin ABI 1.0" "$out"
+
+# Skill failures through the CLI.
+err=$("$bin" --plugin-path "$fx" run fx-fail --input '{}' 2>&1 >/dev/null); rc=$?
+check "skill failure exit" 4 "$rc"
+check "skill failure message" "skillrt: error: skill 'fx-fail' failed: checkout /nowhere not found: pass an existing path" "$err"
+"$bin" --plugin-path "$fx" run fx-bad-output --input '{}' >/dev/null 2>&1; rc=$?
+check "output schema violation is a plugin bug" 8 "$rc"
+"$bin" --plugin-path "$fx" run fx-stuck --input '{"ms": 20000}' --timeout 50 >/dev/null 2>&1; rc=$?
+check "deadline exit" 6 "$rc"
+out=$("$bin" --plugin-path "$fx" run fx-progress --input '{"steps": 3}' 2>"$tmp/err")
+check_contains "progress lines on stderr when not a terminal" "progress: 3/3 step 3" "$(cat "$tmp/err")"
+"$bin" --plugin-path "$fx" run fx-progress --input '{"steps": 3}' --quiet 2>"$tmp/err" >/dev/null
+check "--quiet prints no progress" "" "$(cat "$tmp/err")"
+
+# A broken plugin on the path: one error line on stderr, the other plugins keep working.
+err=$("$bin" --plugin-path "$build/tests/fixtures/abi/fx-no-entry.so" run hello --input '{"name":"A"}' 2>&1 >/dev/null); rc=$?
+check "broken plugin does not stop the host" 0 "$rc"
+check "one error line" 1 "$(printf '%s\n' "$err" | grep -c "fx-no-entry.so")"
+
+err=$("$bin" --log-level loud list 2>&1); rc=$?
+check "bad log level is a usage error" 2 "$rc"
+
+finish
