@@ -8,10 +8,11 @@ namespace skillrt::router {
 // evaluation test in tests/unit/router fails when routing quality drops.
 Calibration Calibration::fitted() {
   Calibration c;
-  c.bias = -3.0;
-  c.w_raw = 1.5;
-  c.w_coverage = 3.0;
-  c.w_margin = 2.0;
+  c.bias = -10.3497;
+  c.w_raw = 2.6148;
+  c.w_coverage = 3.2526;
+  c.w_margin = 2.3240;
+  c.w_matched = 3.0249;
   return c;
 }
 

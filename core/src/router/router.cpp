@@ -52,7 +52,18 @@ struct QueryTerm {
   std::string display;
   double weight = 0.0;
   int64_t id = -1;  // -1: the term occurs in no card
+  std::vector<std::pair<uint32_t, uint32_t>> spans;  // content units it stands on
 };
+
+struct Query {
+  std::vector<QueryTerm> terms;
+  std::vector<detail::Unit> units;
+  double content = 0.0;  // total unit weight
+};
+
+// How many of the best candidates get the (costlier) coverage feature; the rest are too
+// far behind to pass the threshold anyway.
+constexpr size_t kCoverageCandidates = 16;
 
 std::string display_of(const Term& t) {
   if (t.kind == TermKind::kConcept && t.surface != t.text) return t.surface + "→" + t.text;
@@ -66,7 +77,6 @@ struct Router::Index {
   std::unordered_map<std::string, uint32_t, detail::TransparentHash, std::equal_to<>> term_ids;
   std::vector<double> idf;
   std::vector<std::vector<Posting>> postings;  // by term id, sorted by skill
-  double unseen_idf = 0.0;
 
   explicit Index(std::vector<SkillCard> in) : cards(std::move(in)) { build(); }
 
@@ -105,7 +115,6 @@ struct Router::Index {
       }
     }
     auto total = static_cast<double>(n);
-    unseen_idf = std::log(1.0 + (total + 0.5) / 0.5);
     idf.resize(postings.size());
     for (const auto& [text, id] : term_ids) {
       auto df = static_cast<double>(postings[id].size());
@@ -118,32 +127,46 @@ struct Router::Index {
     }
   }
 
-  std::vector<QueryTerm> query_terms(std::string_view text) const {
-    std::vector<Term> terms = detail::analyze(text, detail::Lexicon::builtin());
-    std::vector<QueryTerm> out;
-    out.reserve(terms.size());
-    for (const Term& t : terms) {
+  Query query(std::string_view text) const {
+    detail::Analysis analysis = detail::analyze_units(text, detail::Lexicon::builtin());
+    Query out;
+    out.units = std::move(analysis.units);
+    for (const auto& u : out.units) out.content += u.weight;
+    out.terms.reserve(analysis.terms.size());
+    std::unordered_map<std::string_view, size_t> seen;
+    for (const Term& t : analysis.terms) {
       double w = query_weight(t.kind);
-      auto same = std::find_if(out.begin(), out.end(),
-                               [&](const QueryTerm& q) { return q.text == t.text; });
-      if (same != out.end()) {
+      auto [it, inserted] = seen.try_emplace(t.text, out.terms.size());
+      if (!inserted) {
+        QueryTerm& same = out.terms[it->second];
+        same.spans.emplace_back(t.unit_begin, t.unit_end);
         // The strongest reading of a term wins: "算子" as a lexicon word beats its bigram.
-        if (w > same->weight) {
-          same->weight = w;
-          same->display = display_of(t);
+        if (w > same.weight) {
+          same.weight = w;
+          same.display = display_of(t);
         }
         continue;
       }
-      QueryTerm q{t.text, display_of(t), w, -1};
-      if (auto it = term_ids.find(q.text); it != term_ids.end()) q.id = it->second;
-      out.push_back(std::move(q));
+      QueryTerm q{t.text, display_of(t), w, -1, {{t.unit_begin, t.unit_end}}};
+      if (auto found = term_ids.find(q.text); found != term_ids.end()) q.id = found->second;
+      out.terms.push_back(std::move(q));
     }
     return out;
+  }
+
+  // The posting of `skill` in `term`'s list, or null.
+  const Posting* find_posting(const QueryTerm& term, size_t skill) const {
+    if (term.id < 0) return nullptr;
+    const auto& list = postings[static_cast<size_t>(term.id)];
+    auto it = std::lower_bound(list.begin(), list.end(), skill,
+                               [](const Posting& p, size_t s) { return p.skill < s; });
+    return it == list.end() || it->skill != skill ? nullptr : &*it;
   }
 };
 
 double Calibration::apply(const Features& f) const {
-  double z = bias + w_raw * std::log1p(f.raw) + w_coverage * f.coverage + w_margin * f.margin;
+  double z = bias + w_raw * std::log1p(f.raw) + w_coverage * f.coverage + w_margin * f.margin +
+             w_matched * std::log1p(f.matched);
   return 1.0 / (1.0 + std::exp(-z));
 }
 
@@ -163,20 +186,13 @@ const std::vector<SkillCard>& Router::cards() const { return index_->cards; }
 
 std::vector<ScoredSkill> Router::score(std::string_view text) const {
   const Index& ix = *index_;
-  std::vector<QueryTerm> terms = ix.query_terms(text);
+  Query query = ix.query(text);
   size_t n = ix.cards.size();
-  std::vector<double> raw(n, 0.0), mass(n, 0.0);
-  double query_mass = 0.0;
-  for (const QueryTerm& q : terms) {
-    if (q.id < 0) {
-      query_mass += q.weight * ix.unseen_idf;
-      continue;
-    }
-    auto id = static_cast<size_t>(q.id);
-    query_mass += q.weight * ix.idf[id];
-    for (const Posting& p : ix.postings[id]) {
+  std::vector<double> raw(n, 0.0);
+  for (const QueryTerm& q : query.terms) {
+    if (q.id < 0) continue;
+    for (const Posting& p : ix.postings[static_cast<size_t>(q.id)]) {
       raw[p.skill] += q.weight * p.weight;
-      mass[p.skill] += q.weight * ix.idf[id];
     }
   }
   std::vector<ScoredSkill> out;
@@ -185,13 +201,27 @@ std::vector<ScoredSkill> Router::score(std::string_view text) const {
     ScoredSkill scored;
     scored.card = s;
     scored.features.raw = raw[s];
-    scored.features.coverage = query_mass > 0.0 ? std::min(1.0, mass[s] / query_mass) : 0.0;
     out.push_back(scored);
   }
   std::sort(out.begin(), out.end(), [&](const ScoredSkill& a, const ScoredSkill& b) {
     if (a.features.raw != b.features.raw) return a.features.raw > b.features.raw;
     return ix.cards[a.card].name < ix.cards[b.card].name;
   });
+  // Coverage: the share of the request's content that this skill's matched terms stand on.
+  // One generic word matching in a long unrelated request gives high raw but low coverage.
+  std::vector<char> covered(query.units.size());
+  for (size_t i = 0; i < out.size() && i < kCoverageCandidates; ++i) {
+    if (query.content <= 0.0) break;
+    std::fill(covered.begin(), covered.end(), 0);
+    for (const QueryTerm& q : query.terms) {
+      if (ix.find_posting(q, out[i].card) == nullptr) continue;
+      for (auto [b, e] : q.spans) std::fill(covered.begin() + b, covered.begin() + e, 1);
+    }
+    double hit = 0.0;
+    for (size_t u = 0; u < covered.size(); ++u) hit += covered[u] ? query.units[u].weight : 0.0;
+    out[i].features.coverage = std::min(1.0, hit / query.content);
+    out[i].features.matched = hit;
+  }
   for (size_t i = 0; i < out.size(); ++i) {
     double best_other = 0.0;
     if (i == 0) {
@@ -212,20 +242,15 @@ std::vector<Candidate> Router::ranked(std::string_view text, size_t top_k,
   std::vector<ScoredSkill> scored = score(text);
   std::vector<Candidate> out;
   if (scored.empty() || top_k == 0) return out;
-  std::vector<QueryTerm> terms = ix.query_terms(text);
+  Query query = ix.query(text);
   for (const ScoredSkill& s : scored) {
     if (out.size() >= top_k) break;
     if (apply_threshold && s.score < threshold_) continue;
     // Explanations: the request terms that found this skill, by how much they added.
     std::vector<std::pair<double, std::string>> hits;
-    for (const QueryTerm& q : terms) {
-      if (q.id < 0) continue;
-      const auto& list = ix.postings[static_cast<size_t>(q.id)];
-      auto it = std::lower_bound(
-          list.begin(), list.end(), s.card,
-          [](const Posting& p, size_t skill) { return p.skill < skill; });
-      if (it == list.end() || it->skill != s.card) continue;
-      hits.emplace_back(q.weight * it->weight, q.display);
+    for (const QueryTerm& q : query.terms) {
+      const Posting* p = ix.find_posting(q, s.card);
+      if (p != nullptr) hits.emplace_back(q.weight * p->weight, q.display);
     }
     std::stable_sort(hits.begin(), hits.end(),
                      [](const auto& a, const auto& b) { return a.first > b.first; });

@@ -34,6 +34,7 @@ struct Features {
   double raw = 0.0;       // sum over request terms of weight * idf * saturated tf
   double coverage = 0.0;  // share of the request's idf mass this skill matched, [0, 1]
   double margin = 0.0;    // (raw - best other raw) / raw, clamped to [-1, 1]
+  double matched = 0.0;   // request content this skill matched, in units (about words)
 };
 
 struct ScoredSkill {
@@ -43,10 +44,10 @@ struct ScoredSkill {
 };
 
 // Logistic calibration: score = 1 / (1 + exp(-(bias + w_raw*log1p(raw) + w_cov*coverage +
-// w_margin*margin))). Fitted on the training split of tests/data/routing_dev.jsonl by
+// w_margin*margin + w_matched*log1p(matched)))). Fitted on the training split of tests/data/routing_dev.jsonl by
 // bench/router/router_calibrate (see docs/routing.md).
 struct Calibration {
-  double bias = 0.0, w_raw = 0.0, w_coverage = 0.0, w_margin = 0.0;
+  double bias = 0.0, w_raw = 0.0, w_coverage = 0.0, w_margin = 0.0, w_matched = 0.0;
   static Calibration fitted();
   double apply(const Features& f) const;
 };
@@ -68,7 +69,7 @@ class Router {
   std::vector<Candidate> rank(std::string_view text, size_t top_k = 5) const;
   // The best top_k regardless of threshold (for "nearest skills" messages and diagnostics).
   std::vector<Candidate> rank_all(std::string_view text, size_t top_k = 5) const;
-  // Every skill with a non-zero raw score, best first, with its features.
+  // Every skill with a non-zero raw score, highest raw score first, with its features.
   std::vector<ScoredSkill> score(std::string_view text) const;
 
   double threshold() const { return threshold_; }

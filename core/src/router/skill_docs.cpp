@@ -289,6 +289,23 @@ SkillDocs read_skills_dir(const fs::path& dir) {
   return out;
 }
 
+SkillDocs read_skills_dirs(const std::vector<fs::path>& dirs) {
+  SkillDocs out;
+  std::set<std::string> seen;
+  std::error_code ec;
+  for (const auto& dir : dirs) {
+    if (!fs::is_directory(dir, ec)) continue;
+    SkillDocs one = read_skills_dir(dir);
+    for (auto& doc : one.docs) {
+      if (seen.insert(doc.name).second) out.docs.push_back(std::move(doc));
+    }
+    for (auto& p : one.problems) out.problems.push_back(std::move(p));
+  }
+  std::sort(out.docs.begin(), out.docs.end(),
+            [](const SkillDoc& a, const SkillDoc& b) { return a.name < b.name; });
+  return out;
+}
+
 std::vector<DocProblem> reconcile(const std::vector<SkillDoc>& docs,
                                   const std::vector<std::string>& registered_skills) {
   std::vector<DocProblem> out;

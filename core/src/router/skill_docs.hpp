@@ -52,6 +52,9 @@ Result<SkillDoc> parse_skill_md(std::string_view text, const std::filesystem::pa
 Result<SkillDoc> read_skill_md(const std::filesystem::path& path);
 // Reads <dir>/*/SKILL.md. Folders without SKILL.md and invalid files become problems.
 SkillDocs read_skills_dir(const std::filesystem::path& dir);
+// Reads several skill directories; a skill found in an earlier one hides later ones of the
+// same name (user overrides before built-ins). Missing directories are skipped.
+SkillDocs read_skills_dirs(const std::vector<std::filesystem::path>& dirs);
 // Problems between registered skills and their documents: skills without a SKILL.md and
 // SKILL.md files without a skill.
 std::vector<DocProblem> reconcile(const std::vector<SkillDoc>& docs,

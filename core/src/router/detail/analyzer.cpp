@@ -28,6 +28,15 @@ constexpr std::string_view kStopWords[] = {
     "who",    "why",   "will",  "with",  "would",  "you",   "your",   "yours",
 };
 
+// Chinese function-word bigrams: frequent in every request, evidence for none of them.
+constexpr std::string_view kCjkStopBigrams[] = {
+    "帮我", "我想", "一下", "一个", "看看", "这个", "那个", "怎么", "什么", "如何", "可以",
+    "能不", "不能", "是不", "不是", "请问", "我们", "你们", "一些", "现在", "已经", "我的",
+    "你的", "时候", "需要", "应该", "有没", "没有", "为什", "这些", "那些", "之后", "以后",
+    "然后", "还是", "或者", "以及", "进行", "一份", "一篇", "一张", "一首", "一次", "给我",
+    "帮忙", "麻烦", "里的", "上的", "中的", "下的", "的是", "了吗", "好的", "这里", "那里",
+};
+
 bool is_ascii_word_char(unsigned char c) { return std::isalnum(c) != 0 || c == '_'; }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
@@ -95,39 +104,63 @@ std::string to_lower(std::string_view s) {
 }
 
 void add_concepts(const std::vector<std::string>& concepts, std::string_view surface,
-                  std::vector<Term>& out) {
+                  uint32_t unit_begin, uint32_t unit_end, std::vector<Term>& out) {
   for (const auto& concept_word : concepts) {
-    out.push_back(Term{concept_word, std::string(surface), TermKind::kConcept});
+    out.push_back(
+        Term{concept_word, std::string(surface), TermKind::kConcept, unit_begin, unit_end});
   }
 }
 
-void analyze_ascii_run(std::string_view run, const Lexicon& lexicon, std::vector<Term>& out) {
+uint32_t unit_count(const Analysis& a) { return static_cast<uint32_t>(a.units.size()); }
+
+void analyze_ascii_run(std::string_view run, const Lexicon& lexicon, Analysis& analysis) {
+  auto& out = analysis.terms;
+  uint32_t run_begin = unit_count(analysis);
+  size_t whole_at = out.size();
   std::string whole = to_lower(run);
   bool whole_is_piece = true;
   auto pieces = split_identifier(run);
   if (pieces.size() != 1 || pieces[0].size() != run.size()) whole_is_piece = false;
-  // A known identifier as a whole ("torch_npu") carries more than its pieces.
-  if (!whole_is_piece) {
-    if (const auto* concepts = lexicon.find(whole)) add_concepts(*concepts, run, out);
-  }
   for (std::string_view piece : pieces) {
     std::string lower = to_lower(piece);
     if (lower.size() < 2 || is_stop_word(lower)) continue;
     std::string stemmed = stem(lower);
     const auto* concepts = lexicon.find(lower);
     if (concepts == nullptr && stemmed != lower) concepts = lexicon.find(stemmed);
-    out.push_back(Term{stemmed, std::string(piece), TermKind::kWord});
-    if (concepts != nullptr) add_concepts(*concepts, piece, out);
+    uint32_t u = unit_count(analysis);
+    analysis.units.push_back(Unit{1.0});
+    out.push_back(Term{stemmed, std::string(piece), TermKind::kWord, u, u + 1});
+    if (concepts != nullptr) add_concepts(*concepts, piece, u, u + 1, out);
+  }
+  // A known identifier as a whole ("torch_npu") carries more than its pieces.
+  if (!whole_is_piece) {
+    if (const auto* concepts = lexicon.find(whole)) {
+      std::vector<Term> extra;
+      add_concepts(*concepts, run, run_begin, unit_count(analysis), extra);
+      out.insert(out.begin() + static_cast<std::ptrdiff_t>(whole_at), extra.begin(),
+                 extra.end());
+    }
   }
 }
 
 void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
-                     const Lexicon& lexicon, std::vector<Term>& out) {
+                     const Lexicon& lexicon, Analysis& analysis) {
+  auto& out = analysis.terms;
   // offsets holds the byte offset of every character plus one past the last.
   size_t n = offsets.size() - 1;
   auto slice = [&](size_t from, size_t to) {
     return text.substr(offsets[from], offsets[to] - offsets[from]);
   };
+  // One unit per character; characters of function words weigh nothing.
+  auto base = unit_count(analysis);
+  analysis.units.resize(base + n, Unit{0.5});
+  for (size_t i = 0; i + 1 < n; ++i) {
+    if (is_cjk_stop_bigram(slice(i, i + 2))) {
+      analysis.units[base + i].weight = 0.0;
+      analysis.units[base + i + 1].weight = 0.0;
+    }
+  }
+  auto unit = [&](size_t char_index) { return static_cast<uint32_t>(base + char_index); };
   // Longest match against the lexicon: "算子适配" must win over "算子" + "适配".
   size_t max_len = std::max<size_t>(lexicon.max_cjk_chars(), 1);
   for (size_t i = 0; i < n;) {
@@ -135,8 +168,9 @@ void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
     for (size_t len = std::min(max_len, n - i); len >= 1; --len) {
       std::string_view candidate = slice(i, i + len);
       if (const auto* concepts = lexicon.find(candidate)) {
-        out.push_back(Term{std::string(candidate), std::string(candidate), TermKind::kCjkWord});
-        add_concepts(*concepts, candidate, out);
+        out.push_back(Term{std::string(candidate), std::string(candidate), TermKind::kCjkWord,
+                           unit(i), unit(i + len)});
+        add_concepts(*concepts, candidate, unit(i), unit(i + len), out);
         matched = len;
         break;
       }
@@ -146,7 +180,9 @@ void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
   // Bigrams cover what the lexicon does not know, matching Chinese example requests.
   for (size_t i = 0; i + 1 < n; ++i) {
     std::string_view bigram = slice(i, i + 2);
-    out.push_back(Term{std::string(bigram), std::string(bigram), TermKind::kCjkBigram});
+    if (is_cjk_stop_bigram(bigram)) continue;
+    out.push_back(Term{std::string(bigram), std::string(bigram), TermKind::kCjkBigram, unit(i),
+                       unit(i + 2)});
   }
 }
 
@@ -220,8 +256,17 @@ std::vector<std::string_view> split_identifier(std::string_view ident) {
   return out;
 }
 
+bool is_cjk_stop_bigram(std::string_view bigram) {
+  return std::find(std::begin(kCjkStopBigrams), std::end(kCjkStopBigrams), bigram) !=
+         std::end(kCjkStopBigrams);
+}
+
 std::vector<Term> analyze(std::string_view text, const Lexicon& lexicon) {
-  std::vector<Term> out;
+  return analyze_units(text, lexicon).terms;
+}
+
+Analysis analyze_units(std::string_view text, const Lexicon& lexicon) {
+  Analysis out;
   std::vector<size_t> cjk_offsets;
   size_t i = 0;
   while (i < text.size()) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -24,6 +25,20 @@ struct Term {
   std::string text;     // the indexed form
   std::string surface;  // what the text said, for explanations ("算子" for concept "operator")
   TermKind kind = TermKind::kWord;
+  // Content units (see Analysis) this term stands on: [unit_begin, unit_end).
+  uint32_t unit_begin = 0, unit_end = 0;
+};
+
+// The request's content, for measuring how much of it a skill explains: each English word
+// that is not a stop word weighs 1, each Chinese character outside function words 0.5 (two
+// characters make a typical Chinese word).
+struct Unit {
+  double weight = 0.0;
+};
+
+struct Analysis {
+  std::vector<Term> terms;
+  std::vector<Unit> units;
 };
 
 struct TransparentHash {
@@ -63,7 +78,12 @@ bool is_stop_word(std::string_view lower_word);
 // "aclnnAddRmsNorm" -> aclnn Add Rms Norm, "RMSNorm" -> RMS Norm. Case is kept.
 std::vector<std::string_view> split_identifier(std::string_view ident);
 
-// Turns text into terms. Terms repeat when the text repeats them.
+// True for Chinese function-word bigrams ("一下", "这个") that carry no routing evidence.
+bool is_cjk_stop_bigram(std::string_view bigram);
+
+// Turns text into terms and content units. Terms repeat when the text repeats them.
+Analysis analyze_units(std::string_view text, const Lexicon& lexicon);
+// Terms only.
 std::vector<Term> analyze(std::string_view text, const Lexicon& lexicon);
 
 }  // namespace skillrt::router::detail
