@@ -3,6 +3,7 @@ BUILD ?= build
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+CTEST_ARGS ?=
 
 .PHONY: deps configure build demo test asan-test bench clean
 
@@ -19,7 +20,7 @@ demo: build
 	@scripts/demo.sh $(BUILD)
 
 test: build
-	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 # Address and undefined-behaviour sanitizers over the whole suite, in its own build tree.
 asan-test:
