@@ -362,6 +362,8 @@ const Lexicon& Lexicon::builtin() {
   return lexicon;
 }
 
+std::string_view Lexicon::builtin_text() { return kBuiltinLexiconTsv; }
+
 const std::vector<std::string>* Lexicon::find(std::string_view term) const {
   auto it = entries_.find(term);
   return it == entries_.end() ? nullptr : &it->second;

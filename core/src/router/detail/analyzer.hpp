@@ -54,8 +54,9 @@ class Lexicon {
   // Parses the TSV format documented in data/lexicon.tsv. Malformed lines are reported by
   // line number so a user extending the file sees what to fix.
   static Lexicon parse(std::string_view tsv, std::vector<std::string>* problems);
-  // The lexicon compiled into the binary from data/lexicon.tsv.
+  // The lexicon compiled into the binary from data/lexicon.tsv, and that file's text.
   static const Lexicon& builtin();
+  static std::string_view builtin_text();
 
   const std::vector<std::string>* find(std::string_view term) const;
   size_t max_cjk_chars() const { return max_cjk_chars_; }
