@@ -3,6 +3,7 @@
 #include <skillrt_embedded_schemas.h>
 
 #include <exception>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -29,43 +30,6 @@ bool is_draft07_meta_uri(std::string uri) {
   if (!uri.empty() && uri.back() == '#') uri.pop_back();
   return uri == "http://json-schema.org/draft-07/schema" ||
          uri == "https://json-schema.org/draft-07/schema";
-}
-
-std::string percent_decode(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size()) {
-      const auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-      };
-      const int hi = hex(text[i + 1]);
-      const int lo = hex(text[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-        continue;
-      }
-    }
-    out += text[i];
-  }
-  return out;
-}
-
-// Whether a "#/..." reference names a node of `root`.
-bool local_ref_resolves(const Json& root, std::string_view ref) {
-  if (!ref.starts_with('#')) return true;
-  const std::string fragment = percent_decode(ref.substr(1));
-  if (fragment.empty()) return true;
-  // "#name" is a plain-name fragment resolved through "$id", which is not checked here.
-  if (!fragment.starts_with('/')) return true;
-  try {
-    return root.contains(Json::json_pointer(fragment));
-  } catch (const Json::exception&) {
-    return false;
-  }
 }
 
 }  // namespace
@@ -157,9 +121,8 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
 
   auto impl = std::make_unique<Impl>();
   impl->source = schema;
-  std::vector<detail::SchemaSite> patterns;
-  auto prepared = detail::prepare_schema(impl->source, impl->index);
-  patterns = prepared.patterns;
+  auto prepared = detail::prepare_schema(impl->source, impl->index, "");
+  std::vector<detail::SchemaSite> patterns = prepared.patterns;
 
   for (const auto& site : prepared.patterns) {
     try {
@@ -170,31 +133,39 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
                       " is not a valid regular expression (ECMAScript syntax): " + e.what());
     }
   }
-  if (!prepared.has_nested_id) {
-    for (const auto& site : prepared.refs) {
-      if (local_ref_resolves(impl->source, site.text)) continue;
-      return fail(Code::kInvalidArgument,
-                  site.pointer + ": reference " + Json(site.text).dump() +
-                      " points at nothing in this schema; point it at an existing subschema, "
-                      "for example one under /definitions");
-    }
+  if (!prepared.unresolved.empty()) {
+    const auto& site = prepared.unresolved.front();
+    return fail(Code::kInvalidArgument,
+                site.pointer + ": reference " + Json(site.text).dump() +
+                    " points at nothing in this schema; point it at an existing subschema, "
+                    "for example one under /definitions");
   }
 
+  // Documents by URI, so that a fetched document can refer back to one already known.
+  std::map<std::string, const Json*> known;
+  if (!prepared.base_uri.empty()) known[prepared.base_uri] = &impl->source;
   std::string unfetched;
   Impl& state = *impl;
   auto fetch = [&](const std::string& uri) -> const Json* {
-    std::optional<Json> document;
-    if (is_draft07_meta_uri(uri)) {
-      document = draft07_meta_schema();
-    } else if (options.fetch) {
-      document = options.fetch(uri);
+    const Json* original = nullptr;
+    if (auto it = known.find(uri); it != known.end()) {
+      original = it->second;
+    } else {
+      std::optional<Json> document;
+      if (is_draft07_meta_uri(uri)) {
+        document = draft07_meta_schema();
+      } else if (options.fetch) {
+        document = options.fetch(uri);
+      }
+      if (!document) {
+        unfetched = uri;
+        return nullptr;
+      }
+      state.fetched.push_back(std::make_unique<Json>(std::move(*document)));
+      original = state.fetched.back().get();
+      known[uri] = original;
     }
-    if (!document) {
-      unfetched = uri;
-      return nullptr;
-    }
-    state.fetched.push_back(std::make_unique<Json>(std::move(*document)));
-    auto remote = detail::prepare_schema(*state.fetched.back(), state.index);
+    auto remote = detail::prepare_schema(*original, state.index, uri);
     patterns.insert(patterns.end(), remote.patterns.begin(), remote.patterns.end());
     return new Json(std::move(remote.for_valijson));
   };

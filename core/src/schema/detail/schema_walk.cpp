@@ -1,9 +1,11 @@
 #include "schema/detail/schema_walk.hpp"
 
 #include <charconv>
+#include <map>
 
 #include "schema/detail/rules.hpp"
 #include "schema/detail/text.hpp"
+#include "schema/detail/uri.hpp"
 
 namespace skillrt::schema::detail {
 namespace {
@@ -11,24 +13,74 @@ namespace {
 // A control character keeps the marker apart from any title a person would write.
 constexpr std::string_view kMarkerPrefix = "\x1fskillrt-node:";
 
+std::string percent_decode(std::string_view text) {
+  const auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && hex(text[i + 1]) >= 0 && hex(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex(text[i + 1]) * 16 + hex(text[i + 2]));
+      i += 2;
+      continue;
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+// valijson percent-decodes reference fragments, so a literal '%' in a key must be encoded.
+std::string percent_encode_fragment(std::string_view pointer) {
+  std::string out;
+  for (char c : pointer) {
+    if (c == '%') {
+      out += "%25";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+struct RefSite {
+  nlohmann::json* copy;  // the object holding "$ref" in the valijson copy
+  std::string base;      // base URI in effect at that object
+  std::string pointer;   // where the object sits in the document
+  std::string ref;
+};
+
 class Walker {
  public:
   Walker(SchemaIndex& index, PreparedSchema& out) : index_(index), out_(out) {}
 
-  void schema(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer) {
+  void schema(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer,
+              std::string base) {
     if (!original.is_object()) return;
     copy["title"] = index_.add(&original);
     rename(copy, "format", std::string(kFormatKeyword));
     rename(copy, "multipleOf", std::string(kMultipleOfKeyword));
-    // Draft 7 spells the identifier "$id"; a plain "id" is no keyword there and must not
-    // change the base URI, yet valijson would read it as one.
+    // Draft 7 spells the identifier "$id"; a plain "id" is no keyword there. Neither is left
+    // for valijson: references are rewritten below so that it needs none.
     copy.erase("id");
-    rename(copy, "$id", "id");
-    if (!pointer.empty() && original.contains("$id")) out_.has_nested_id = true;
+    copy.erase("$id");
 
-    if (auto it = original.find("$ref"); it != original.end() && it->is_string()) {
-      out_.refs.push_back({pointer + "/$ref", it->get<std::string>()});
+    const auto ref = original.find("$ref");
+    const bool has_ref = ref != original.end() && ref->is_string();
+    // Beside "$ref" every keyword is ignored in draft 7, "$id" included.
+    if (auto id = original.find("$id"); !has_ref && id != original.end() && id->is_string()) {
+      const std::string& text = id->get_ref<const std::string&>();
+      if (text.starts_with('#')) {
+        anchors_[strip_fragment(base) + text] = pointer;
+      } else {
+        base = strip_fragment(resolve_uri(base, text));
+        if (!base.empty()) resources_.emplace(base, pointer);
+      }
     }
+    if (has_ref) refs_.push_back({&copy, base, pointer, ref->get<std::string>()});
+
     if (auto it = original.find("pattern"); it != original.end() && it->is_string()) {
       out_.patterns.push_back({pointer + "/pattern", it->get<std::string>()});
     }
@@ -40,19 +92,60 @@ class Walker {
 
     for (const char* keyword : {"additionalItems", "additionalProperties", "contains",
                                 "propertyNames", "not", "if", "then", "else"}) {
-      one(original, copy, pointer, keyword);
+      one(original, copy, pointer, base, keyword);
     }
-    for (const char* keyword : {"allOf", "anyOf", "oneOf"}) list(original, copy, pointer, keyword);
+    for (const char* keyword : {"allOf", "anyOf", "oneOf"}) {
+      list(original, copy, pointer, base, keyword);
+    }
     for (const char* keyword :
          {"properties", "patternProperties", "definitions", "$defs", "dependencies"}) {
-      map(original, copy, pointer, keyword);
+      map(original, copy, pointer, base, keyword);
     }
     if (auto it = original.find("items"); it != original.end()) {
       if (it->is_array()) {
-        list(original, copy, pointer, "items");
+        list(original, copy, pointer, base, "items");
       } else {
-        one(original, copy, pointer, "items");
+        one(original, copy, pointer, base, "items");
       }
+    }
+  }
+
+  void add_resource(const std::string& uri, const std::string& pointer) {
+    if (!uri.empty()) resources_.emplace(uri, pointer);
+  }
+
+  // Rewrites each "$ref" once every identifier of the document is known.
+  void rewrite_refs(const nlohmann::json& original) {
+    for (const auto& site : refs_) {
+      const std::string target = resolve_uri(site.base, site.ref);
+      const std::size_t hash = target.find('#');
+      const std::string document = target.substr(0, hash);
+      const std::string fragment = hash == std::string::npos ? "" : target.substr(hash + 1);
+      auto resource = resources_.find(document);
+      if (!document.empty() && resource == resources_.end()) {
+        (*site.copy)["$ref"] = target;  // another document: valijson fetches it
+        continue;
+      }
+      const std::string root = document.empty() ? std::string() : resource->second;
+      std::string pointer;
+      if (fragment.empty() || fragment.starts_with('/')) {
+        pointer = root + percent_decode(fragment);
+      } else if (auto anchor = anchors_.find(document + "#" + fragment); anchor != anchors_.end()) {
+        pointer = anchor->second;
+      } else {
+        out_.unresolved.push_back({site.pointer + "/$ref", site.ref});
+        continue;
+      }
+      bool found = false;
+      try {
+        found = original.contains(nlohmann::json::json_pointer(pointer));
+      } catch (const nlohmann::json::exception&) {
+      }
+      if (!found) {
+        out_.unresolved.push_back({site.pointer + "/$ref", site.ref});
+        continue;
+      }
+      (*site.copy)["$ref"] = "#" + percent_encode_fragment(pointer);
     }
   }
 
@@ -66,36 +159,39 @@ class Walker {
   }
 
   void one(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer,
-           const char* keyword) {
+           const std::string& base, const char* keyword) {
     auto it = original.find(keyword);
     if (it == original.end()) return;
-    schema(*it, copy[keyword], pointer + "/" + escape_pointer_token(keyword));
+    schema(*it, copy[keyword], pointer + "/" + escape_pointer_token(keyword), base);
   }
 
   void list(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer,
-            const char* keyword) {
+            const std::string& base, const char* keyword) {
     auto it = original.find(keyword);
     if (it == original.end() || !it->is_array()) return;
-    const std::string base = pointer + "/" + keyword + "/";
+    const std::string prefix = pointer + "/" + keyword + "/";
     nlohmann::json& target = copy[keyword];
     for (std::size_t i = 0; i < it->size(); ++i) {
-      schema((*it)[i], target[i], base + std::to_string(i));
+      schema((*it)[i], target[i], prefix + std::to_string(i), base);
     }
   }
 
   void map(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer,
-           const char* keyword) {
+           const std::string& base, const char* keyword) {
     auto it = original.find(keyword);
     if (it == original.end() || !it->is_object()) return;
-    const std::string base = pointer + "/" + escape_pointer_token(keyword) + "/";
+    const std::string prefix = pointer + "/" + escape_pointer_token(keyword) + "/";
     nlohmann::json& target = copy[keyword];
     for (const auto& [key, value] : it->items()) {
-      schema(value, target[key], base + escape_pointer_token(key));
+      schema(value, target[key], prefix + escape_pointer_token(key), base);
     }
   }
 
   SchemaIndex& index_;
   PreparedSchema& out_;
+  std::map<std::string, std::string> resources_;  // absolute URI -> pointer in this document
+  std::map<std::string, std::string> anchors_;    // "uri#name" -> pointer in this document
+  std::vector<RefSite> refs_;
 };
 
 }  // namespace
@@ -118,11 +214,29 @@ const nlohmann::json* SchemaIndex::find(std::string_view title) const {
   return nodes_[slot];
 }
 
-PreparedSchema prepare_schema(const nlohmann::json& original, SchemaIndex& index) {
+PreparedSchema prepare_schema(const nlohmann::json& original, SchemaIndex& index,
+                              const std::string& retrieval_uri) {
   PreparedSchema out;
   out.for_valijson = original;
+  std::string base = strip_fragment(retrieval_uri);
+  if (original.is_object()) {
+    auto id = original.find("$id");
+    if (id != original.end() && id->is_string() && !original.contains("$ref") &&
+        !id->get_ref<const std::string&>().starts_with('#')) {
+      base = strip_fragment(resolve_uri(base, id->get<std::string>()));
+    }
+  }
   Walker walker(index, out);
-  walker.schema(original, out.for_valijson, "");
+  walker.add_resource(strip_fragment(retrieval_uri), "");
+  walker.add_resource(base, "");
+  walker.schema(original, out.for_valijson, "", strip_fragment(retrieval_uri));
+  walker.rewrite_refs(original);
+  out.base_uri = base;
+  // The one identifier valijson keeps: it names the document, so that valijson caches the
+  // subschemas of different documents apart.
+  if (out.for_valijson.is_object() && base.find("://") != std::string::npos) {
+    out.for_valijson["id"] = base;
+  }
   return out;
 }
 

@@ -28,15 +28,19 @@ struct SchemaSite {
 };
 
 struct PreparedSchema {
-  // What valijson parses: every schema object titled with its index marker, "format" moved to
-  // kFormatKeyword, and "$id" spelled "id" (valijson reads only the draft-4 spelling).
+  // What valijson parses. Every schema object is titled with its index marker; "format" and
+  // "multipleOf" are moved to the host's own keywords; every "$ref" is rewritten either to a
+  // pointer from the document root or to an absolute URI, and the only identifier left is the
+  // root's, because valijson resolves neither relative URIs nor nested "$id"s correctly.
   nlohmann::json for_valijson;
-  std::vector<SchemaSite> patterns;  // "pattern" values and "patternProperties" keys
-  std::vector<SchemaSite> refs;      // every "$ref"
-  bool has_nested_id = false;        // an "$id" below the root changes how refs resolve
+  std::string base_uri;                  // absolute URI of the document ("" when it has none)
+  std::vector<SchemaSite> patterns;      // "pattern" values and "patternProperties" keys
+  std::vector<SchemaSite> unresolved;    // references into this document that point at nothing
 };
 
-// `original` must outlive `index`: the index points into it.
-PreparedSchema prepare_schema(const nlohmann::json& original, SchemaIndex& index);
+// `original` must outlive `index`: the index points into it. `retrieval_uri` is where the
+// document came from ("" for a schema handed over directly).
+PreparedSchema prepare_schema(const nlohmann::json& original, SchemaIndex& index,
+                              const std::string& retrieval_uri);
 
 }  // namespace skillrt::schema::detail
