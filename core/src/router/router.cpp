@@ -83,45 +83,59 @@ struct Router::Index {
   void build() {
     const auto& lexicon = detail::Lexicon::builtin();
     size_t n = cards.size();
-    std::vector<std::unordered_map<std::string, double>> tf(n);
+    // Per skill: (term id, weighted frequency), accumulated in a scratch array indexed by
+    // term id so that a card's text is hashed once per term occurrence and never copied.
+    std::vector<std::vector<std::pair<uint32_t, double>>> tf(n);
     std::vector<double> length(n, 0.0);
-    auto add = [&](size_t s, std::string_view text, double field_weight) {
+    std::vector<double> scratch;
+    std::vector<uint32_t> touched;
+    term_ids.reserve(4096 + 64 * n);
+    auto add = [&](std::string_view text, double field_weight, double& len) {
       for (Term& t : detail::analyze(text, lexicon)) {
         double w = field_weight * (t.kind == TermKind::kCjkBigram ? 0.5 : 1.0);
-        tf[s][std::move(t.text)] += w;
-        length[s] += w;
+        auto [it, inserted] =
+            term_ids.try_emplace(std::move(t.text), static_cast<uint32_t>(postings.size()));
+        if (inserted) postings.emplace_back();
+        uint32_t id = it->second;
+        if (id >= scratch.size()) scratch.resize(id + 1, 0.0);
+        if (scratch[id] == 0.0) touched.push_back(id);
+        scratch[id] += w;
+        len += w;
       }
     };
     for (size_t s = 0; s < n; ++s) {
       const SkillCard& card = cards[s];
       std::string name = card.name;
       std::replace(name.begin(), name.end(), '-', ' ');
-      add(s, name, kNameWeight);
-      add(s, card.description, kDescriptionWeight);
-      for (const auto& k : card.keywords) add(s, k, kKeywordWeight);
-      for (const auto& e : card.examples) add(s, e, kExampleWeight);
+      add(name, kNameWeight, length[s]);
+      add(card.description, kDescriptionWeight, length[s]);
+      for (const auto& k : card.keywords) add(k, kKeywordWeight, length[s]);
+      for (const auto& e : card.examples) add(e, kExampleWeight, length[s]);
+      tf[s].reserve(touched.size());
+      for (uint32_t id : touched) {
+        tf[s].emplace_back(id, scratch[id]);
+        postings[id].push_back(Posting{static_cast<uint32_t>(s), 0.0F});
+        scratch[id] = 0.0;
+      }
+      touched.clear();
     }
     double avg_length = 0.0;
     for (double l : length) avg_length += l;
     avg_length = n > 0 ? avg_length / static_cast<double>(n) : 1.0;
     if (avg_length <= 0.0) avg_length = 1.0;
 
-    for (size_t s = 0; s < n; ++s) {
-      for (const auto& [text, _] : tf[s]) {
-        auto [it, inserted] =
-            term_ids.try_emplace(text, static_cast<uint32_t>(postings.size()));
-        if (inserted) postings.emplace_back();
-        postings[it->second].push_back(Posting{static_cast<uint32_t>(s), 0.0F});
-      }
-    }
     auto total = static_cast<double>(n);
     idf.resize(postings.size());
-    for (const auto& [text, id] : term_ids) {
+    for (size_t id = 0; id < postings.size(); ++id) {
       auto df = static_cast<double>(postings[id].size());
       idf[id] = std::log(1.0 + (total - df + 0.5) / (df + 0.5));
-      for (Posting& p : postings[id]) {
-        double f = tf[p.skill].at(text);
-        double norm = kK1 * (1.0 - kB + kB * length[p.skill] / avg_length);
+    }
+    // Postings were appended in skill order, so each list is already sorted by skill.
+    std::vector<size_t> cursor(postings.size(), 0);
+    for (size_t s = 0; s < n; ++s) {
+      double norm = kK1 * (1.0 - kB + kB * length[s] / avg_length);
+      for (auto [id, f] : tf[s]) {
+        Posting& p = postings[id][cursor[id]++];
         p.weight = static_cast<float>(idf[id] * f * (kK1 + 1.0) / (f + norm));
       }
     }

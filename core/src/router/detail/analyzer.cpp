@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <iterator>
-#include <cctype>
 #include <cstdint>
 #include <string>
+#include <unordered_set>
 
 namespace skillrt::router::detail {
 
@@ -37,7 +37,10 @@ constexpr std::string_view kCjkStopBigrams[] = {
     "帮忙", "麻烦", "里的", "上的", "中的", "下的", "的是", "了吗", "好的", "这里", "那里",
 };
 
-bool is_ascii_word_char(unsigned char c) { return std::isalnum(c) != 0 || c == '_'; }
+// ASCII only and locale-free: the C library's versions consult the locale on every call.
+bool is_ascii_word_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
 
 bool ends_with(const std::string& s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(),
@@ -99,7 +102,9 @@ bool is_cjk(char32_t c) {
 
 std::string to_lower(std::string_view s) {
   std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 
@@ -113,33 +118,60 @@ void add_concepts(const std::vector<std::string>& concepts, std::string_view sur
 
 uint32_t unit_count(const Analysis& a) { return static_cast<uint32_t>(a.units.size()); }
 
+// Calls fn(piece) for each word of an identifier; see split_identifier. Allocation-free
+// because it runs for every word of every card.
+template <class Fn>
+void for_each_piece(std::string_view ident, Fn&& fn) {
+  auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
+  size_t start = 0;
+  auto flush = [&](size_t end) {
+    if (end > start) fn(ident.substr(start, end - start));
+  };
+  for (size_t i = 0; i < ident.size(); ++i) {
+    char c = ident[i];
+    if (c == '_') {
+      flush(i);
+      start = i + 1;
+      continue;
+    }
+    if (i == start || !is_upper(c)) continue;
+    char prev = ident[i - 1];
+    bool next_lower = i + 1 < ident.size() && is_lower(ident[i + 1]);
+    // aclnnAdd: lower -> Upper; RMSNorm: the N starts a word because a lower letter follows.
+    if (is_lower(prev) || (prev >= '0' && prev <= '9') || (is_upper(prev) && next_lower)) {
+      flush(i);
+      start = i;
+    }
+  }
+  flush(ident.size());
+}
+
 void analyze_ascii_run(std::string_view run, const Lexicon& lexicon, Analysis& analysis) {
   auto& out = analysis.terms;
   uint32_t run_begin = unit_count(analysis);
   size_t whole_at = out.size();
-  std::string whole = to_lower(run);
-  bool whole_is_piece = true;
-  auto pieces = split_identifier(run);
-  if (pieces.size() != 1 || pieces[0].size() != run.size()) whole_is_piece = false;
-  for (std::string_view piece : pieces) {
+  size_t pieces = 0;
+  bool whole_is_piece = false;
+  for_each_piece(run, [&](std::string_view piece) {
+    ++pieces;
+    whole_is_piece = piece.size() == run.size();
     std::string lower = to_lower(piece);
-    if (lower.size() < 2 || is_stop_word(lower)) continue;
+    if (lower.size() < 2 || is_stop_word(lower)) return;
     std::string stemmed = stem(lower);
     const auto* concepts = lexicon.find(lower);
     if (concepts == nullptr && stemmed != lower) concepts = lexicon.find(stemmed);
     uint32_t u = unit_count(analysis);
     analysis.units.push_back(Unit{1.0});
-    out.push_back(Term{stemmed, std::string(piece), TermKind::kWord, u, u + 1});
+    out.push_back(Term{std::move(stemmed), std::string(piece), TermKind::kWord, u, u + 1});
     if (concepts != nullptr) add_concepts(*concepts, piece, u, u + 1, out);
-  }
+  });
+  if (pieces == 1 && whole_is_piece) return;
   // A known identifier as a whole ("torch_npu") carries more than its pieces.
-  if (!whole_is_piece) {
-    if (const auto* concepts = lexicon.find(whole)) {
-      std::vector<Term> extra;
-      add_concepts(*concepts, run, run_begin, unit_count(analysis), extra);
-      out.insert(out.begin() + static_cast<std::ptrdiff_t>(whole_at), extra.begin(),
-                 extra.end());
-    }
+  if (const auto* concepts = lexicon.find(to_lower(run))) {
+    std::vector<Term> extra;
+    add_concepts(*concepts, run, run_begin, unit_count(analysis), extra);
+    out.insert(out.begin() + static_cast<std::ptrdiff_t>(whole_at), extra.begin(), extra.end());
   }
 }
 
@@ -188,9 +220,23 @@ void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
 
 }  // namespace
 
+// Built once; looked up for every word of every card and request.
+using ViewSet = std::unordered_set<std::string_view, TransparentHash>;
+
+// Sparse tables: most lookups miss, and a miss into an empty bucket compares no strings.
+const ViewSet& stop_words() {
+  static const ViewSet set(std::begin(kStopWords), std::end(kStopWords), 2048);
+  return set;
+}
+
+const ViewSet& cjk_stop_bigrams() {
+  static const ViewSet set(std::begin(kCjkStopBigrams), std::end(kCjkStopBigrams), 1024);
+  return set;
+}
+
 bool is_stop_word(std::string_view lower_word) {
-  return std::find(std::begin(kStopWords), std::end(kStopWords), lower_word) !=
-         std::end(kStopWords);
+  // No stop word is longer than six letters; most words skip the lookup.
+  return lower_word.size() <= 6 && stop_words().contains(lower_word);
 }
 
 std::string stem(std::string_view lower_word) {
@@ -230,36 +276,11 @@ std::string stem(std::string_view lower_word) {
 
 std::vector<std::string_view> split_identifier(std::string_view ident) {
   std::vector<std::string_view> out;
-  auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
-  auto is_lower = [](char c) { return c >= 'a' && c <= 'z'; };
-  size_t start = 0;
-  auto flush = [&](size_t end) {
-    if (end > start) out.push_back(ident.substr(start, end - start));
-  };
-  for (size_t i = 0; i < ident.size(); ++i) {
-    char c = ident[i];
-    if (c == '_') {
-      flush(i);
-      start = i + 1;
-      continue;
-    }
-    if (i == start || !is_upper(c)) continue;
-    char prev = ident[i - 1];
-    bool next_lower = i + 1 < ident.size() && is_lower(ident[i + 1]);
-    // aclnnAdd: lower -> Upper; RMSNorm: the N starts a word because a lower letter follows.
-    if (is_lower(prev) || (prev >= '0' && prev <= '9') || (is_upper(prev) && next_lower)) {
-      flush(i);
-      start = i;
-    }
-  }
-  flush(ident.size());
+  for_each_piece(ident, [&](std::string_view piece) { out.push_back(piece); });
   return out;
 }
 
-bool is_cjk_stop_bigram(std::string_view bigram) {
-  return std::find(std::begin(kCjkStopBigrams), std::end(kCjkStopBigrams), bigram) !=
-         std::end(kCjkStopBigrams);
-}
+bool is_cjk_stop_bigram(std::string_view bigram) { return cjk_stop_bigrams().contains(bigram); }
 
 std::vector<Term> analyze(std::string_view text, const Lexicon& lexicon) {
   return analyze_units(text, lexicon).terms;
@@ -267,6 +288,8 @@ std::vector<Term> analyze(std::string_view text, const Lexicon& lexicon) {
 
 Analysis analyze_units(std::string_view text, const Lexicon& lexicon) {
   Analysis out;
+  out.terms.reserve(text.size() / 3 + 4);
+  out.units.reserve(text.size() / 4 + 4);
   std::vector<size_t> cjk_offsets;
   size_t i = 0;
   while (i < text.size()) {
@@ -347,11 +370,13 @@ Lexicon Lexicon::parse(std::string_view tsv, std::vector<std::string>* problems)
       }
       lex.max_cjk_chars_ = std::max(lex.max_cjk_chars_, chars);
     }
-    auto& slot = lex.entries_[term];
+    auto& slot = lex.entries_[std::move(term)];
     for (auto& c : concepts) {
       if (std::find(slot.begin(), slot.end(), c) == slot.end()) slot.push_back(std::move(c));
     }
   }
+  // Sparse, for the same reason as the stop-word tables.
+  lex.entries_.rehash(lex.entries_.size() * 8);
   return lex;
 }
 
