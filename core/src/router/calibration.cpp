@@ -8,11 +8,11 @@ namespace skillrt::router {
 // evaluation test in tests/unit/router fails when routing quality drops.
 Calibration Calibration::fitted() {
   Calibration c;
-  c.bias = -10.3497;
-  c.w_raw = 2.6148;
-  c.w_coverage = 3.2526;
-  c.w_margin = 2.3240;
-  c.w_matched = 3.0249;
+  c.bias = -13.8010;
+  c.w_raw = 3.2043;
+  c.w_coverage = 2.3923;
+  c.w_margin = 2.5902;
+  c.w_matched = 5.4478;
   return c;
 }
 
