@@ -128,8 +128,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  auto docs = skillrt::router::read_skills_dirs(
-      {SKILLRT_SOURCE_DIR "/skills", SKILLRT_SOURCE_DIR "/tests/data/routing_cards"});
+  auto docs = skillrt::router::read_skills_dir(SKILLRT_SOURCE_DIR "/skills");
   auto requests =
       skillrt::router::load_labelled(SKILLRT_SOURCE_DIR "/tests/data/routing_dev.jsonl");
   if (!requests || docs.docs.empty()) {

@@ -103,7 +103,7 @@ int main(int argc, char** argv) {
     }
   }
   if (dirs.empty()) {
-    dirs = {SKILLRT_SOURCE_DIR "/skills", SKILLRT_SOURCE_DIR "/tests/data/routing_cards"};
+    dirs = {SKILLRT_SOURCE_DIR "/skills"};
   }
   auto docs = skillrt::router::read_skills_dirs(dirs);
   for (const auto& p : docs.problems) std::fprintf(stderr, "warning: %s\n", p.message.c_str());

@@ -18,12 +18,7 @@ using namespace skillrt::router;
 
 namespace {
 
-// skills/ first; tests/data/routing_cards holds cards of skills whose SKILL.md is written
-// elsewhere and may not be in the tree yet (op-schema).
-SkillDocs eval_docs() {
-  fs::path root(SKILLRT_SOURCE_DIR);
-  return read_skills_dirs({root / "skills", root / "tests/data/routing_cards"});
-}
+SkillDocs eval_docs() { return read_skills_dir(fs::path(SKILLRT_SOURCE_DIR) / "skills"); }
 
 std::vector<LabelledRequest> dataset() {
   auto requests = load_labelled(fs::path(SKILLRT_SOURCE_DIR) / "tests/data/routing_dev.jsonl");
