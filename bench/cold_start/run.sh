@@ -21,7 +21,7 @@ def measure(args, runs=20):
     samples.sort()
     return statistics.median(samples), samples[int(0.9 * (runs - 1))], json.loads(out.stdout)
 plugins = json.loads(subprocess.run([binary, "plugins", "--json"], capture_output=True).stdout)
-builtin = [p for p in plugins if p["loaded"]]
+builtin = [p for p in plugins["plugins"] if p["loaded"]]
 med, p90, skills = measure([binary, "list", "--json"])
 print(f"builtin plugins only: {len(builtin)} plugins, {len(skills)} skills: "
       f"median {med:.2f} ms, p90 {p90:.2f} ms (20 runs)")

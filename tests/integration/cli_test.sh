@@ -81,4 +81,29 @@ check "one error line" 1 "$(printf '%s\n' "$err" | grep -c "fx-no-entry.so")"
 err=$("$bin" --log-level loud list 2>&1); rc=$?
 check "bad log level is a usage error" 2 "$rc"
 
+# Routing, ask and export (issue 6) through the CLI.
+out=$("$bin" route "say hello to Ada" 2>/dev/null); rc=$?
+check "route exit" 0 "$rc"
+check_contains "route finds hello" "1. hello" "$out"
+out=$("$bin" route --json "what is the weather in Paris tomorrow" 2>/dev/null)
+check_contains "out of scope routes to none" '"none": true' "$out"
+out=$("$bin" run find-skill --input '{"text": "用中文向李雷问好", "top_k": 1}' -q 2>/dev/null)
+check_contains "find-skill is a skill" '"skill": "hello"' "$out"
+err=$("$bin" ask "say hello to Ada" 2>&1 >/dev/null); rc=$?
+check "ask without required input exit" 3 "$rc"
+check_contains "ask names the missing input" "name: The name of the person to greet." "$err"
+out=$("$bin" ask "say hello to Ada" --input '{"name": "Ada"}' -q 2>/dev/null); rc=$?
+check "ask runs the routed skill" 0 "$rc"
+check_contains "ask result" 'Hello, Ada!' "$out"
+err=$("$bin" ask "what is the weather in Paris tomorrow" 2>&1 >/dev/null); rc=$?
+check "ask with no fitting skill" 5 "$rc"
+HOME="$tmp/home" "$bin" skills export --target claude --scope user >/dev/null 2>&1; rc=$?
+check "export to claude user scope" 0 "$rc"
+check_contains "exported SKILL.md front matter" "name: hello" "$(head -5 "$tmp/home/.claude/skills/hello/SKILL.md" 2>/dev/null)"
+check_contains "exported how to call" "mcp__skillrt__hello" "$(cat "$tmp/home/.claude/skills/hello/SKILL.md" 2>/dev/null)"
+"$bin" skills export --target claude --scope everywhere >/dev/null 2>&1; rc=$?
+check "bad export scope" 2 "$rc"
+out=$("$bin" plugins --json 2>/dev/null)
+check_contains "plugins reports skill documents" '"skill_docs"' "$out"
+
 finish

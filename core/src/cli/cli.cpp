@@ -138,13 +138,20 @@ int cmd_schema(Runtime& rt, const GlobalOptions& g, const std::string& name, boo
 }
 
 int cmd_plugins(Runtime& rt, const GlobalOptions& g) {
+  const auto problems = rt.doc_problems();
   if (g.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rt.loader().records()) out.push_back(detail::plugin_json(r));
-    std::cout << out.dump(2) << "\n";
+    nlohmann::json docs = nlohmann::json::array();
+    for (const auto& p : problems) docs.push_back({{"file", p.path.string()}, {"problem", p.message}});
+    std::cout << nlohmann::json{{"plugins", out}, {"skill_docs", docs}}.dump(2) << "\n";
     return kExitOk;
   }
   detail::print_plugin_table(std::cout, rt.loader().records());
+  if (!problems.empty()) {
+    std::cout << "\nskill documents (SKILL.md):\n";
+    for (const auto& p : problems) std::cout << "  " << p.message << "\n";
+  }
   return kExitOk;
 }
 
@@ -172,6 +179,145 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   return kExitOk;
 }
 
+nlohmann::json candidates_json(const std::vector<router::Candidate>& candidates) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : candidates) {
+    out.push_back({{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}});
+  }
+  return out;
+}
+
+std::string describe_candidate(const router::Candidate& c) {
+  std::string line = c.skill + " (score " + std::to_string(c.score).substr(0, 4);
+  if (!c.matched.empty()) {
+    line += ", matched:";
+    for (const auto& m : c.matched) line += " " + m;
+  }
+  return line + ")";
+}
+
+int cmd_route(Runtime& rt, const GlobalOptions& g, const std::string& text, size_t top) {
+  const auto& router = rt.router();
+  const auto ranked = router.rank(text, top);
+  if (g.json) {
+    nlohmann::json out = {{"text", text},
+                          {"none", ranked.empty()},
+                          {"threshold", router.threshold()},
+                          {"candidates", candidates_json(ranked)}};
+    if (ranked.empty()) out["nearest"] = candidates_json(router.rank_all(text, 3));
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  if (ranked.empty()) {
+    std::cout << "none: no skill fits this request";
+    const auto nearest = router.rank_all(text, 3);
+    if (!nearest.empty()) {
+      std::cout << " (nearest below the threshold " << router.threshold() << ":";
+      for (const auto& c : nearest) std::cout << " " << describe_candidate(c);
+      std::cout << ")";
+    }
+    std::cout << "\n";
+    return kExitOk;
+  }
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    std::cout << i + 1 << ". " << describe_candidate(ranked[i]) << "\n";
+  }
+  return kExitOk;
+}
+
+// Routes, then runs the best skill, or stops and says which required inputs are missing.
+int cmd_ask(Runtime& rt, const GlobalOptions& g, const std::string& text,
+            const std::string& input_arg, bool quiet) {
+  const auto ranked = rt.router().rank(text, 3);
+  if (ranked.empty()) {
+    return fail_with(g, kExitUnknownSkill, Code::kNotFound,
+                     "no skill fits \"" + text + "\": try `skillrt route` to see the nearest, or "
+                     "`skillrt list`");
+  }
+  const auto& best = ranked.front();
+  std::cerr << "skillrt: routed to " << describe_candidate(best) << "\n";
+  auto input = input_arg.empty() ? Result<nlohmann::json>(nlohmann::json::object())
+                                 : read_input(input_arg);
+  if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
+  auto skill = rt.registry().find(best.skill);
+  exec::CallOptions check;
+  check.check_only = true;
+  auto checked = rt.executor().call(best.skill, *input, check);
+  if (!checked.ok()) {
+    std::string missing;
+    const auto& schema = skill->input_schema->source();
+    for (const auto& v : checked.violations) {
+      if (v.keyword != "required" || !v.pointer.empty()) continue;
+      for (const auto& name : schema.value("required", nlohmann::json::array())) {
+        const std::string key = name.get<std::string>();
+        if (input->contains(key)) continue;
+        std::string desc;
+        if (schema.contains("properties") && schema["properties"].contains(key)) {
+          desc = schema["properties"][key].value("description", "");
+        }
+        missing += "\n  " + key + (desc.empty() ? "" : ": " + desc);
+      }
+      break;
+    }
+    if (!missing.empty()) {
+      return fail_with(g, kExitInvalidInput, Code::kInvalidArgument,
+                       "skill '" + best.skill + "' needs these inputs; pass them with --input:" +
+                           missing,
+                       checked.violations);
+    }
+    return fail_with(g, exit_code_for(checked.code), checked.code, checked.message,
+                     checked.violations);
+  }
+  RunOptions o;
+  o.skill = best.skill;
+  o.input = input->dump();
+  o.quiet = quiet;
+  return cmd_run(rt, g, o);
+}
+
+int cmd_export(Runtime& rt, const GlobalOptions& g, const std::string& target,
+               const std::string& scope) {
+  router::ExportOptions options;
+  if (target == "claude") {
+    options.target = router::ExportTarget::kClaude;
+  } else if (target == "codex") {
+    options.target = router::ExportTarget::kCodex;
+  } else {
+    options.target = router::ExportTarget::kDirectory;
+    options.directory = target;
+  }
+  if (scope != "user" && scope != "project") {
+    return fail_with(g, kExitUsage, Code::kInvalidArgument,
+                     "--scope must be 'user' or 'project', got '" + scope + "'");
+  }
+  options.scope = scope == "user" ? router::ExportScope::kUser : router::ExportScope::kProject;
+  std::vector<router::SkillDoc> docs;
+  std::vector<std::string> skipped;
+  for (const auto& doc : rt.skill_docs().docs) {
+    if (rt.registry().find(doc.name)) {
+      docs.push_back(doc);
+    } else {
+      skipped.push_back(doc.name);
+    }
+  }
+  auto written = router::export_skills(docs, options);
+  if (!written) return fail_with(g, kExitError, written.error().code, written.error().message);
+  if (g.json) {
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& f : *written) files.push_back(f.string());
+    std::cout << nlohmann::json{{"written", files}, {"skipped_without_plugin", skipped}}.dump(2)
+              << "\n";
+    return kExitOk;
+  }
+  for (const auto& f : *written) std::cout << f.string() << "\n";
+  if (!skipped.empty()) {
+    std::cerr << "skillrt: not exported (no plugin provides them here):";
+    for (const auto& s : skipped) std::cerr << " " << s;
+    std::cerr << "\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -184,6 +330,10 @@ int run(int argc, char** argv) {
                "Do not load the plugins installed beside the skillrt binary");
   app.add_option("--log-level", g.log_level, "trace|debug|info|warn|error|critical|off (stderr)");
   app.add_option("--threads", g.threads, "Worker threads for skill calls (default: cores)");
+  std::vector<std::string> skills_dirs;
+  app.add_option("--skills-dir", skills_dirs,
+                 "Extra directory of <skill>/SKILL.md folders (repeatable; also "
+                 "SKILLRT_SKILLS_PATH)");
 
   auto* list = app.add_subcommand("list", "List every available skill");
   list->add_flag("--json", g.json, "Print JSON");
@@ -208,6 +358,28 @@ int run(int argc, char** argv) {
   auto* plugins = app.add_subcommand("plugins", "List plugin files, versions and load errors");
   plugins->add_flag("--json", g.json, "Print JSON");
   auto* version = app.add_subcommand("version", "Print the skillrt and ABI versions");
+  std::string text;
+  size_t top = 5;
+  auto* route = app.add_subcommand("route", "Rank the skills that fit a free-text request");
+  route->add_option("text", text, "The request, in Chinese, English or both")->required();
+  route->add_option("--top", top, "How many candidates to show")->check(CLI::Range(1, 100));
+  route->add_flag("--json", g.json, "Print JSON");
+  std::string ask_input;
+  bool ask_quiet = false;
+  auto* ask = app.add_subcommand("ask", "Route a request, then run the best skill");
+  ask->add_option("text", text, "The request")->required();
+  ask->add_option("--input,-i", ask_input, "The skill's input: file, - or inline JSON");
+  ask->add_flag("--quiet,-q", ask_quiet, "No progress output");
+  ask->add_flag("--json", g.json, "Errors as a JSON object on stdout");
+  auto* skills_cmd = app.add_subcommand("skills", "Agent Skills packages (SKILL.md)");
+  skills_cmd->require_subcommand(1);
+  std::string export_target;
+  std::string export_scope = "project";
+  auto* export_cmd = skills_cmd->add_subcommand(
+      "export", "Write SKILL.md folders where Claude Code or Codex look for skills");
+  export_cmd->add_option("--target", export_target, "claude, codex, or a directory")->required();
+  export_cmd->add_option("--scope", export_scope, "user (~/.claude, ~/.codex) or project (.)");
+  export_cmd->add_flag("--json", g.json, "Print JSON");
 
   try {
     app.parse(argc, argv);
@@ -232,6 +404,7 @@ int run(int argc, char** argv) {
   RuntimeOptions ro;
   ro.plugin_paths = g.plugin_paths;
   ro.default_plugins = !g.no_default_plugins;
+  ro.skills_dirs = skills_dirs;
   ro.executor.pool_size = g.threads;
   Runtime rt(ro);
   int code = kExitOk;
@@ -240,6 +413,9 @@ int run(int argc, char** argv) {
   if (*schema_cmd) code = cmd_schema(rt, g, skill_name, schema_output);
   if (*plugins) code = cmd_plugins(rt, g);
   if (*run_cmd) code = cmd_run(rt, g, run_opts);
+  if (*route) code = cmd_route(rt, g, text, top);
+  if (*ask) code = cmd_ask(rt, g, text, ask_input, ask_quiet);
+  if (*export_cmd) code = cmd_export(rt, g, export_target, export_scope);
   std::cout.flush();
   std::fflush(nullptr);
   // The runtime is never destroyed: production never unloads plugin libraries (Boost.DLL's

@@ -1,8 +1,45 @@
 #include "cli/runtime.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <cstdlib>
+#include <set>
+
+#include "exec/builtin_skills.hpp"
+
 namespace skillrt::cli {
 
-Runtime::Runtime(const RuntimeOptions& options) {
+std::vector<std::filesystem::path> default_skills_dirs(const std::vector<std::string>& extra) {
+  std::vector<std::filesystem::path> dirs(extra.begin(), extra.end());
+  if (const char* env = std::getenv("SKILLRT_SKILLS_PATH")) {
+    std::string_view list(env);
+    size_t start = 0;
+    while (start <= list.size()) {
+      const size_t end = std::min(list.find(':', start), list.size());
+      if (end > start) dirs.emplace_back(std::string(list.substr(start, end - start)));
+      start = end + 1;
+    }
+  }
+  std::error_code ec;
+  const auto exe = boost::dll::program_location(ec);
+  if (!ec) {
+    dirs.push_back(std::filesystem::path(exe.parent_path().string()) / ".." / "share" /
+                   "skillrt" / "skills");
+  }
+#ifdef SKILLRT_SOURCE_SKILLS_DIR
+  // A build tree has no share/: its SKILL.md files are the sources themselves.
+  dirs.emplace_back(SKILLRT_SOURCE_SKILLS_DIR);
+#endif
+  return dirs;
+}
+
+Runtime::Runtime(const RuntimeOptions& options)
+    : skills_dirs_(default_skills_dirs(options.skills_dirs)) {
+  // Builtins first, so a plugin that claims a builtin's name is the one reported.
+  if (auto builtin = exec::register_builtin_skills(registry_); !builtin) {
+    spdlog::error("builtin skills: {}", builtin.error().message);
+  }
   loader_ = std::make_unique<plugin::Loader>(registry_, exec::host_api());
   const auto search = plugin::default_search_path(options.plugin_paths);
   if (options.default_plugins && !search.builtin_dir.empty()) {
@@ -17,6 +54,52 @@ Runtime::Runtime(const RuntimeOptions& options) {
     }
   }
   executor_ = std::make_unique<exec::Executor>(registry_, options.executor);
+  executor_->set_router([this](std::string_view text) -> Result<nlohmann::json> {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : router().rank(text)) {
+      out.push_back({{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}});
+    }
+    return out;
+  });
+}
+
+const router::SkillDocs& Runtime::skill_docs() {
+  std::lock_guard lock(lazy_mutex_);
+  if (!docs_) {
+    docs_ = router::read_skills_dirs(skills_dirs_);
+    for (const auto& p : docs_->problems) spdlog::info("{}: {}", p.path.string(), p.message);
+  }
+  return *docs_;
+}
+
+std::vector<router::DocProblem> Runtime::doc_problems() {
+  const auto& docs = skill_docs();
+  std::vector<std::string> names;
+  for (const auto& s : registry_.all()) names.push_back(s->name);
+  auto problems = docs.problems;
+  auto more = router::reconcile(docs.docs, names);
+  problems.insert(problems.end(), more.begin(), more.end());
+  return problems;
+}
+
+const router::Router& Runtime::router() {
+  const auto& docs = skill_docs();
+  std::lock_guard lock(lazy_mutex_);
+  if (router_) return *router_;
+  std::vector<router::SkillCard> cards;
+  std::set<std::string> documented;
+  for (const auto& doc : docs.docs) {
+    if (!registry_.find(doc.name)) continue;  // only skills that can actually run
+    cards.push_back(router::to_card(doc));
+    documented.insert(doc.name);
+  }
+  for (const auto& skill : registry_.all()) {
+    if (documented.count(skill->name) == 0) {
+      cards.push_back(router::SkillCard{skill->name, skill->description, {}, {}});
+    }
+  }
+  router_ = std::make_unique<router::Router>(std::move(cards));
+  return *router_;
 }
 
 }  // namespace skillrt::cli

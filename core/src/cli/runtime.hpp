@@ -2,20 +2,30 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "exec/executor.hpp"
 #include "plugin/loader.hpp"
 #include "registry/registry.hpp"
+#include "router/router.hpp"
+#include "router/skill_docs.hpp"
 
 namespace skillrt::cli {
 
 struct RuntimeOptions {
   std::vector<std::string> plugin_paths;  // --plugin-path, in order
   bool default_plugins = true;            // load <exe>/../lib/skillrt/plugins
+  std::vector<std::string> skills_dirs;   // --skills-dir, searched before the defaults
   exec::Executor::Options executor;
 };
+
+// Where SKILL.md folders are looked for, first match of a name wins: `extra`, then each entry
+// of SKILLRT_SKILLS_PATH, then <exe>/../share/skillrt/skills (install), then the source tree's
+// skills/ when running from a build tree.
+std::vector<std::filesystem::path> default_skills_dirs(const std::vector<std::string>& extra);
 
 class Runtime {
  public:
@@ -24,7 +34,19 @@ class Runtime {
   plugin::Loader& loader() { return *loader_; }
   exec::Executor& executor() { return *executor_; }
 
+  // SKILL.md documents, read on first use.
+  const router::SkillDocs& skill_docs();
+  // Skills without a SKILL.md and SKILL.md files without a skill.
+  std::vector<router::DocProblem> doc_problems();
+  // The router over the registered skills (their SKILL.md cards, or name and description
+  // where a skill has none), built on first use; also serves route() from plugins.
+  const router::Router& router();
+
  private:
+  std::vector<std::filesystem::path> skills_dirs_;
+  std::optional<router::SkillDocs> docs_;
+  std::unique_ptr<router::Router> router_;
+  std::mutex lazy_mutex_;
   Registry registry_;
   std::unique_ptr<plugin::Loader> loader_;
   std::unique_ptr<exec::Executor> executor_;
