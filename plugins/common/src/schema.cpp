@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <utility>
 
 namespace skillrt::ops {
@@ -25,12 +26,15 @@ constexpr std::array<std::string_view, 11> kAugmentedNames = {
 constexpr std::string_view kCustomClassPrefix = "__torch__.torch.classes.";
 constexpr std::string_view kArgSep = ", ";
 constexpr std::string_view kArrow = " -> ";
+constexpr std::string_view kCloseArrow = ") -> ";
 
 bool is_alias_letter(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_class_char(char c) {
   return is_digit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '.';
 }
+
+void append_schema(std::string* out, const FunctionSchema& schema);
 
 std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
@@ -75,14 +79,12 @@ class Parser {
   const Grammar& grammar_;
   bool failed_ = false;
   SchemaError error_;
-  std::vector<size_t> arg_offsets_;
-  std::vector<size_t> ret_offsets_;
   size_t star_offset_ = std::string_view::npos;
 };
 
 SchemaParseResult Parser::run() {
   SchemaParseResult result;
-  const size_t newline = text_.find_first_of("\n");
+  const size_t newline = text_.find('\n');
   if (newline != std::string_view::npos) {
     fail(newline, "a schema is a single line; found a line break");
     result.error = error_;
@@ -90,7 +92,7 @@ SchemaParseResult Parser::run() {
   }
   FunctionSchema schema;
   const size_t lparen = text_.find('(');
-  const size_t arrow = text_.rfind(std::string(")") + std::string(kArrow));
+  const size_t arrow = text_.rfind(kCloseArrow);
   if (lparen == std::string_view::npos) {
     fail(text_.size(), "expected '(' after the operator name");
   } else if (lparen == 0) {
@@ -112,7 +114,9 @@ SchemaParseResult Parser::run() {
       parse_arguments(sub(whole, lparen + 1, arrow - lparen - 1), &schema) &&
       parse_returns(sub(whole, arrow + 1 + kArrow.size()), &schema) &&
       check_invariants(&schema)) {
-    const std::string printed = print_schema(schema);
+    // A reused buffer: the round-trip check runs for every schema parsed.
+    thread_local std::string printed;
+    append_schema(&printed, schema);
     if (printed != text_) {
       size_t i = 0;
       while (i < printed.size() && i < text_.size() && printed[i] == text_[i]) ++i;
@@ -194,8 +198,9 @@ bool Parser::parse_operator_name(Span s, OperatorName* out) {
 bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
   enum class Group { kPositional, kKwargOnly, kOut } group = Group::kPositional;
   if (s.text.empty()) return true;
+  schema->arguments.reserve(1 + static_cast<size_t>(std::count(s.text.begin(), s.text.end(), ',')));
   size_t pos = 0;
-  std::string last_out_name;
+  std::string_view last_out_name;
   while (pos <= s.text.size()) {
     size_t end = s.text.find(kArgSep, pos);
     if (end == std::string_view::npos) end = s.text.size();
@@ -213,7 +218,7 @@ bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
       star_offset_ = piece.offset;
       continue;
     }
-    Argument arg;
+    Argument& arg = schema->arguments.emplace_back();
     if (!parse_argument(piece, &arg)) return false;
     if (arg.is_write()) {
       if (group == Group::kKwargOnly) group = Group::kOut;
@@ -226,8 +231,7 @@ bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
     arg.kwarg_only = group != Group::kPositional;
     arg.out = group == Group::kOut;
     if (arg.out) last_out_name = arg.name;
-    arg_offsets_.push_back(piece.offset);
-    schema->arguments.push_back(std::move(arg));
+    arg.column = piece.offset + 1;
     if (end == s.text.size()) break;
   }
   if (star_offset_ != std::string_view::npos &&
@@ -242,8 +246,10 @@ bool Parser::parse_argument(Span s, Argument* out) {
   Span type_text;
   Span name_text;
   std::optional<Span> default_text;
-  if (grammar_.default_split == DefaultSplit::kEqualsFirst && s.text.find('=') != s.text.npos) {
-    const size_t eq = s.text.find('=');
+  const size_t first_eq =
+      grammar_.default_split == DefaultSplit::kEqualsFirst ? s.text.find('=') : s.text.npos;
+  if (first_eq != std::string_view::npos) {
+    const size_t eq = first_eq;
     const size_t eq2 = s.text.find('=', eq + 1);
     if (eq2 != std::string_view::npos) {
       return fail(s.offset + eq2, "argument " + quoted(s.text) +
@@ -299,12 +305,13 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
   Span list = s;
   const bool parenthesized = s.text.front() == '(' && s.text.back() == ')';
   if (parenthesized) list = sub(s, 1, s.text.size() - 2);
+  schema->returns.reserve(1 + static_cast<size_t>(std::count(list.text.begin(), list.text.end(), ',')));
   size_t pos = 0;
   while (true) {
     size_t end = list.text.find(kArgSep, pos);
     if (end == std::string_view::npos) end = list.text.size();
     const Span piece = sub(list, pos, end - pos);
-    Return ret;
+    Return& ret = schema->returns.emplace_back();
     Span type_text = piece;
     const size_t space = piece.text.rfind(' ');
     if (space != std::string_view::npos) {
@@ -315,10 +322,9 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
       }
       ret.name = std::string(name.text);
     }
-    const std::string owner = "return " + std::to_string(schema->returns.size() + 1);
+    const std::string owner = "return " + std::to_string(schema->returns.size());
     if (!parse_annotated_type(type_text, &ret.type, &ret.annotation, owner)) return false;
-    ret_offsets_.push_back(piece.offset);
-    schema->returns.push_back(std::move(ret));
+    ret.column = piece.offset + 1;
     if (end == list.text.size()) break;
     pos = end + kArgSep.size();
   }
@@ -336,9 +342,9 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
 bool Parser::parse_annotated_type(Span s, Type* type, std::optional<Annotation>* annotation,
                                   std::string_view owner) {
   constexpr std::string_view kTensorParen = "Tensor(";
-  const size_t close = s.text.rfind(')');
-  if (s.text.substr(0, kTensorParen.size()) == kTensorParen && close != std::string_view::npos &&
-      close > kTensorParen.size()) {
+  const bool tensor_paren = s.text.substr(0, kTensorParen.size()) == kTensorParen;
+  const size_t close = tensor_paren ? s.text.rfind(')') : std::string_view::npos;
+  if (tensor_paren && close != std::string_view::npos && close > kTensorParen.size()) {
     const Span ann = sub(s, kTensorParen.size(), close - kTensorParen.size());
     const Span rest = sub(s, close + 1);
     if (rest.text != "" && rest.text != "?" && rest.text != "[]") {
@@ -349,8 +355,7 @@ bool Parser::parse_annotated_type(Span s, Type* type, std::optional<Annotation>*
     if (!parse_annotation(ann, &parsed)) return false;
     *annotation = std::move(parsed);
     type->base = "Tensor";
-    if (rest.text == "?") type->suffixes.push_back({TypeSuffix::kOptional, 0});
-    if (rest.text == "[]") type->suffixes.push_back({TypeSuffix::kList, 0});
+    type->suffix = std::string(rest.text);
     return true;
   }
   if (parse_type(s, type)) return true;
@@ -403,11 +408,9 @@ bool Parser::diagnose_bad_argument_type(Span s, std::string_view owner) {
 
 bool Parser::parse_type(Span s, Type* out) {
   // Suffixes are peeled from the right, as torchgen does: "int[]?" is Optional(List(int)).
-  std::vector<TypeSuffix> reversed;
   Span rest = s;
   while (!rest.text.empty()) {
     if (rest.text.size() > 1 && rest.text.back() == '?') {
-      reversed.push_back({TypeSuffix::kOptional, 0});
       rest = sub(rest, 0, rest.text.size() - 1);
       continue;
     }
@@ -425,15 +428,13 @@ bool Parser::parse_type(Span s, Type* out) {
       if (digits.size() > 9) {
         return fail(rest.offset + open + 1, "list size " + quoted(digits) + " is too large");
       }
-      uint32_t size = 0;
-      for (char c : digits) size = size * 10 + static_cast<uint32_t>(c - '0');
-      reversed.push_back({TypeSuffix::kList, size});
       rest = sub(rest, 0, open);
       continue;
     }
     break;
   }
-  out->suffixes.assign(reversed.rbegin(), reversed.rend());
+  // Every suffix peeled above prints back as written, so the text is the canonical form.
+  out->suffix = std::string(s.text.substr(rest.text.size()));
   const std::string_view base = rest.text;
   if (base.empty()) return fail(rest.offset, "expected a type");
   if (base.size() > kCustomClassPrefix.size() &&
@@ -524,7 +525,7 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   if (schema->self_index) {
     for (size_t i = 0; i < *schema->self_index; ++i) {
       if (args[i].is_write()) {
-        return fail(arg_offsets_[i], "mutable argument " + quoted(args[i].name) +
+        return fail(args[i].column - 1, "mutable argument " + quoted(args[i].name) +
                                          " comes before 'self'; mutable positional arguments "
                                          "must follow 'self'");
       }
@@ -539,39 +540,38 @@ bool Parser::check_invariants(FunctionSchema* schema) {
         a.type.custom_class) {
       return false;
     }
-    return a.type.suffixes.empty() ||
-           (a.type.suffixes.size() == 1 && a.type.suffixes[0].kind == TypeSuffix::kOptional);
+    return a.type.suffix.empty() || a.type.suffix == "?";
   };
-  std::vector<size_t> kwargs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].kwarg_only && !args[i].out) kwargs.push_back(i);
-  }
-  for (size_t k = 0; k + kTensorOptions.size() <= kwargs.size();) {
+  // Keyword-only arguments come before out arguments, so both groups are index ranges.
+  size_t first_kwarg = 0;
+  while (first_kwarg < args.size() && !args[first_kwarg].kwarg_only) ++first_kwarg;
+  size_t first_out = first_kwarg;
+  while (first_out < args.size() && !args[first_out].out) ++first_out;
+  const size_t kwarg_count = first_out - first_kwarg;
+  auto kwargs = [&](size_t k) { return first_kwarg + k; };
+  for (size_t k = 0; k + kTensorOptions.size() <= kwarg_count;) {
     bool group = true;
     for (size_t j = 0; j < kTensorOptions.size() && group; ++j) {
-      group = matches_option(args[kwargs[k + j]], j);
+      group = matches_option(args[kwargs(k + j)], j);
     }
     if (!group) {
       ++k;
       continue;
     }
     if (schema->tensor_options_index) {
-      return fail(arg_offsets_[kwargs[k]], "a second dtype/layout/device/pin_memory group; "
+      return fail(args[kwargs(k)].column - 1, "a second dtype/layout/device/pin_memory group; "
                                            "TensorOptions may appear only once");
     }
-    schema->tensor_options_index = kwargs[k];
+    schema->tensor_options_index = kwargs(k);
     k += kTensorOptions.size();
   }
 
-  std::vector<size_t> outs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i].out) outs.push_back(i);
-  }
-  const size_t returns_offset = ret_offsets_.empty() ? text_.size() : ret_offsets_.front();
-  for (size_t k = 0; k < outs.size() && k < rets.size(); ++k) {
-    if (args[outs[k]].annotation != rets[k].annotation) {
-      return fail(ret_offsets_[k], "return " + std::to_string(k + 1) + " must carry the same "
-                                   "annotation as out argument " + quoted(args[outs[k]].name) +
+  const size_t out_count = args.size() - first_out;
+  const size_t returns_offset = rets.empty() ? text_.size() : rets.front().column - 1;
+  for (size_t k = 0; k < out_count && k < rets.size(); ++k) {
+    if (args[first_out + k].annotation != rets[k].annotation) {
+      return fail(rets[k].column - 1, "return " + std::to_string(k + 1) + " must carry the same "
+                                   "annotation as out argument " + quoted(args[first_out + k].name) +
                                    " (the i-th return corresponds to the i-th out argument)");
     }
   }
@@ -580,7 +580,7 @@ bool Parser::check_invariants(FunctionSchema* schema) {
     if (args[i].kwarg_only || !args[i].is_write()) continue;
     for (size_t r = 0; r < rets.size(); ++r) {
       if (rets[r].annotation == args[i].annotation) {
-        return fail(ret_offsets_[r], "mutable positional argument " + quoted(args[i].name) +
+        return fail(rets[r].column - 1, "mutable positional argument " + quoted(args[i].name) +
                                          " must not be returned");
       }
     }
@@ -594,29 +594,36 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   for (size_t r = 0; r < rets.size(); ++r) {
     if (!rets[r].is_write()) continue;
     bool aliased = false;
-    for (size_t i : outs) aliased = aliased || args[i].annotation == rets[r].annotation;
+    for (size_t i = first_out; i < args.size(); ++i) {
+      aliased = aliased || args[i].annotation == rets[r].annotation;
+    }
     for (size_t i = 0; i < args.size(); ++i) {
       if (!args[i].kwarg_only && args[i].name == "self") {
         aliased = aliased || args[i].annotation == rets[r].annotation;
       }
     }
     if (!aliased) {
-      return fail(ret_offsets_[r], "mutable return " + std::to_string(r + 1) +
+      return fail(rets[r].column - 1, "mutable return " + std::to_string(r + 1) +
                                        " must alias an out argument or 'self'; did you forget to "
                                        "put the out argument after '*'?");
     }
   }
-  if (!outs.empty()) {
-    const bool all_plain = std::all_of(outs.begin(), outs.end(), [&](size_t i) {
-      return args[i].type.is_plain("Tensor");
-    });
+  bool is_scratch = false;
+  size_t non_scratch_outs = 0;
+  bool all_plain = true;
+  for (size_t i = first_out; i < args.size(); ++i) {
+    const bool scratch = args[i].name.rfind("_scratch_", 0) == 0;
+    is_scratch = is_scratch || scratch;
+    non_scratch_outs += scratch ? 0 : 1;
+    all_plain = all_plain && args[i].type.is_plain("Tensor");
+  }
+  if (out_count != 0) {
     if (!all_plain && !rets.empty()) {
       return fail(returns_offset, "an out= schema whose out arguments are not all plain 'Tensor' "
                                   "(e.g. 'Tensor(a!)[]') must return '()'");
     }
     if (all_plain) {
-      size_t expected = 0;
-      for (size_t i : outs) expected += args[i].name.rfind("_scratch_", 0) == 0 ? 0 : 1;
+      const size_t expected = non_scratch_outs;
       if (expected != rets.size()) {
         return fail(returns_offset, "an out= schema must return one 'Tensor(x!)' per out argument "
                                     "(not counting '_scratch_' ones): expected " +
@@ -641,12 +648,9 @@ bool Parser::check_invariants(FunctionSchema* schema) {
       return fail(returns_offset, "in-place operator with a non-Tensor 'self' must return '()'");
     }
   }
-  const bool is_out = !outs.empty();
-  const bool is_scratch = std::any_of(outs.begin(), outs.end(), [&](size_t i) {
-    return args[i].name.rfind("_scratch_", 0) == 0;
-  });
+  const bool is_out = out_count != 0;
   if (is_out && schema->name.inplace) {
-    return fail(arg_offsets_[outs.front()], "an in-place operator cannot also have out arguments; "
+    return fail(args[first_out].column - 1, "an in-place operator cannot also have out arguments; "
                                             "torchgen cannot classify it");
   }
   bool is_mutable = false;
@@ -665,7 +669,7 @@ bool Parser::check_invariants(FunctionSchema* schema) {
     schema->kind = SchemaKind::kFunctional;
   }
   if (schema->tensor_options_index && schema->kind != SchemaKind::kFunctional) {
-    return fail(arg_offsets_[*schema->tensor_options_index],
+    return fail(args[*schema->tensor_options_index].column - 1,
                 "dtype/layout/device/pin_memory (TensorOptions) are only allowed on functional "
                 "schemas; this one is " + std::string(to_string(schema->kind)));
   }
@@ -692,15 +696,51 @@ const std::vector<std::string_view>& base_type_names(BaseTypeSet set) {
 }
 
 uint32_t base_type_sets_containing(std::string_view name) {
-  uint32_t sets = 0;
-  if (std::find(kUpstreamNames.begin(), kUpstreamNames.end(), name) != kUpstreamNames.end()) {
-    sets |= kUpstreamBaseTypes;
+  // Runs for every type of every schema: bucket the names by first letter and length once.
+  struct Entry {
+    std::string_view name;
+    uint32_t sets;
+  };
+  struct Table {
+    std::vector<Entry> buckets[128];
+  };
+  static const Table kTable = [] {
+    Table t;
+    auto add = [&t](std::string_view n, uint32_t set) {
+      auto& bucket = t.buckets[static_cast<unsigned char>(n[0]) & 127];
+      for (Entry& e : bucket) {
+        if (e.name == n) {
+          e.sets |= set;
+          return;
+        }
+      }
+      bucket.push_back({n, set});
+    };
+    for (std::string_view n : kUpstreamNames) add(n, kUpstreamBaseTypes);
+    for (std::string_view n : kTorchnpugenNames) add(n, kTorchnpugenBaseTypes);
+    return t;
+  }();
+  if (name.empty()) return 0;
+  for (const Entry& e : kTable.buckets[static_cast<unsigned char>(name[0]) & 127]) {
+    if (e.name.size() == name.size() && e.name == name) return e.sets;
   }
-  if (std::find(kTorchnpugenNames.begin(), kTorchnpugenNames.end(), name) !=
-      kTorchnpugenNames.end()) {
-    sets |= kTorchnpugenBaseTypes;
+  return 0;
+}
+
+std::vector<TypeSuffix> Type::suffixes() const {
+  std::vector<TypeSuffix> out;
+  for (size_t i = 0; i < suffix.size(); ++i) {
+    if (suffix[i] == '?') {
+      out.push_back({TypeSuffix::kOptional, 0});
+      continue;
+    }
+    uint32_t size = 0;
+    for (++i; i < suffix.size() && suffix[i] != ']'; ++i) {
+      size = size * 10 + static_cast<uint32_t>(suffix[i] - '0');
+    }
+    out.push_back({TypeSuffix::kList, size});
   }
-  return sets;
+  return out;
 }
 
 std::string_view to_string(SchemaKind kind) {
@@ -748,83 +788,182 @@ FunctionSchema parse_schema_or_throw(std::string_view text, const Grammar& gramm
   return std::move(*r.schema);
 }
 
-std::string print_type(const Type& type) {
-  std::string s = type.base;
-  for (const TypeSuffix& suffix : type.suffixes) {
-    if (suffix.kind == TypeSuffix::kOptional) {
-      s += '?';
-    } else if (suffix.size == 0) {
-      s += "[]";
-    } else {
-      s += '[' + std::to_string(suffix.size) + ']';
+namespace {
+
+// The printers run twice over a schema: once to size the output, once to fill it, so printing
+// costs one allocation and straight copies. Printing every schema of a file is on the hot path
+// of parsing (the round-trip check), so this matters.
+struct Measure {
+  size_t size = 0;
+  void put(std::string_view s) { size += s.size(); }
+  void put(char) { ++size; }
+};
+
+struct Fill {
+  char* at;
+  void put(std::string_view s) {
+    std::memcpy(at, s.data(), s.size());
+    at += s.size();
+  }
+  void put(char c) { *at++ = c; }
+};
+
+template <typename Out>
+void emit_type(Out& out, const Type& type) {
+  out.put(type.base);
+  out.put(type.suffix);
+}
+
+template <typename Out>
+void emit_aliases(Out& out, const std::string& aliases) {
+  for (size_t i = 0; i < aliases.size(); ++i) {
+    if (i) out.put('|');
+    out.put(aliases[i]);
+  }
+}
+
+template <typename Out>
+void emit_annotation(Out& out, const Annotation& a) {
+  emit_aliases(out, a.alias_set);
+  if (a.is_write) out.put('!');
+  if (!a.alias_set_after.empty()) {
+    out.put(kArrow);
+    emit_aliases(out, a.alias_set_after);
+  }
+}
+
+template <typename Out>
+void emit_annotated_type(Out& out, const Type& type, const std::optional<Annotation>& annotation) {
+  if (!annotation) {
+    emit_type(out, type);
+    return;
+  }
+  // Only Tensor, Tensor? and Tensor[] carry annotations, so "Tensor" is always the base.
+  out.put("Tensor(");
+  emit_annotation(out, *annotation);
+  out.put(')');
+  out.put(type.suffix);
+}
+
+template <typename Out>
+void emit_argument(Out& out, const Argument& a) {
+  emit_annotated_type(out, a.type, a.annotation);
+  out.put(' ');
+  out.put(a.name);
+  if (a.default_value && !a.default_value->empty()) {
+    out.put('=');
+    out.put(*a.default_value);
+  }
+}
+
+template <typename Out>
+void emit_return(Out& out, const Return& r) {
+  emit_annotated_type(out, r.type, r.annotation);
+  if (r.name) {
+    out.put(' ');
+    out.put(*r.name);
+  }
+}
+
+template <typename Out>
+void emit_schema(Out& out, const FunctionSchema& schema) {
+  const OperatorName& n = schema.name;
+  if (!n.ns.empty()) {
+    out.put(n.ns);
+    out.put("::");
+  }
+  if (n.dunder) {
+    out.put(n.inplace ? "__i" : "__");
+    out.put(n.base);
+    out.put("__");
+  } else {
+    out.put(n.base);
+    if (n.inplace) {
+      out.put('_');
+    } else if (n.functional_overload) {
+      out.put("_functional");
     }
   }
+  if (!n.overload.empty()) {
+    out.put('.');
+    out.put(n.overload);
+  }
+  out.put('(');
+  bool first = true;
+  bool star = false;
+  for (const Argument& a : schema.arguments) {
+    if (!first) out.put(kArgSep);
+    if (a.kwarg_only && !star) {
+      out.put('*');
+      out.put(kArgSep);
+      star = true;
+    }
+    emit_argument(out, a);
+    first = false;
+  }
+  out.put(')');
+  out.put(kArrow);
+  if (schema.returns.size() == 1) {
+    emit_return(out, schema.returns[0]);
+  } else {
+    out.put('(');
+    for (size_t i = 0; i < schema.returns.size(); ++i) {
+      if (i) out.put(kArgSep);
+      emit_return(out, schema.returns[i]);
+    }
+    out.put(')');
+  }
+}
+
+// Prints with `emit` into `out`, replacing its contents.
+template <typename Emit>
+void print_into(std::string* out, const Emit& emit) {
+  Measure m;
+  emit(m);
+  out->resize(m.size);
+  Fill f{out->data()};
+  emit(f);
+}
+
+void append_schema(std::string* out, const FunctionSchema& schema) {
+  print_into(out, [&](auto& o) { emit_schema(o, schema); });
+}
+
+}  // namespace
+
+std::string print_type(const Type& type) {
+  std::string s;
+  print_into(&s, [&](auto& o) { emit_type(o, type); });
   return s;
 }
 
 std::string print_annotation(const Annotation& a) {
   std::string s;
-  for (size_t i = 0; i < a.alias_set.size(); ++i) {
-    if (i) s += '|';
-    s += a.alias_set[i];
-  }
-  if (a.is_write) s += '!';
-  if (!a.alias_set_after.empty()) {
-    s += kArrow;
-    for (size_t i = 0; i < a.alias_set_after.size(); ++i) {
-      if (i) s += '|';
-      s += a.alias_set_after[i];
-    }
-  }
+  print_into(&s, [&](auto& o) { emit_annotation(o, a); });
   return s;
 }
 
 std::string print_annotated_type(const Type& type, const std::optional<Annotation>& annotation) {
-  std::string t = print_type(type);
-  if (!annotation) return t;
-  // Only Tensor, Tensor? and Tensor[] carry annotations, so "Tensor" is always the prefix.
-  return "Tensor(" + print_annotation(*annotation) + ")" + t.substr(6);
+  std::string s;
+  print_into(&s, [&](auto& o) { emit_annotated_type(o, type, annotation); });
+  return s;
 }
 
 std::string print_argument(const Argument& a) {
-  std::string s = print_annotated_type(a.type, a.annotation) + " " + a.name;
-  if (a.default_value && !a.default_value->empty()) s += "=" + *a.default_value;
+  std::string s;
+  print_into(&s, [&](auto& o) { emit_argument(o, a); });
   return s;
 }
 
 std::string print_return(const Return& r) {
-  std::string s = print_annotated_type(r.type, r.annotation);
-  if (r.name) s += " " + *r.name;
+  std::string s;
+  print_into(&s, [&](auto& o) { emit_return(o, r); });
   return s;
 }
 
 std::string print_schema(const FunctionSchema& schema) {
-  std::string s = schema.name.qualified();
-  s += '(';
-  bool first = true;
-  bool star = false;
-  for (const Argument& a : schema.arguments) {
-    if (!first) s += kArgSep;
-    if (a.kwarg_only && !star) {
-      s += "*";
-      s += kArgSep;
-      star = true;
-    }
-    s += print_argument(a);
-    first = false;
-  }
-  s += ')';
-  s += kArrow;
-  if (schema.returns.size() == 1) {
-    s += print_return(schema.returns[0]);
-  } else {
-    s += '(';
-    for (size_t i = 0; i < schema.returns.size(); ++i) {
-      if (i) s += kArgSep;
-      s += print_return(schema.returns[i]);
-    }
-    s += ')';
-  }
+  std::string s;
+  append_schema(&s, schema);
   return s;
 }
 

@@ -220,10 +220,15 @@ TEST_CASE("types: optional, lists, fixed sizes, custom classes, and the base-typ
   const FunctionSchema s = parse_schema_or_throw(
       "f(int[]? a, int?[] b, SymInt[2] c, Tensor(a!)[] d, __torch__.torch.classes.x.Y e) -> ()");
   CHECK(s.arguments[0].type.is_optional());
-  CHECK(s.arguments[0].type.suffixes[0].kind == TypeSuffix::kList);
+  CHECK(s.arguments[0].type.suffixes()[0].kind == TypeSuffix::kList);
   CHECK(s.arguments[1].type.is_list());
-  CHECK(s.arguments[1].type.suffixes[0].kind == TypeSuffix::kOptional);
-  CHECK(s.arguments[2].type.suffixes[0].size == 2);
+  CHECK(s.arguments[1].type.suffixes()[0].kind == TypeSuffix::kOptional);
+  CHECK(s.arguments[2].type.suffixes()[0].size == 2);
+  const auto nested = parse_schema_or_throw("f(int[3][]? x) -> ()").arguments[0].type.suffixes();
+  REQUIRE(nested.size() == 3);
+  CHECK(nested[0] == TypeSuffix{TypeSuffix::kList, 3});
+  CHECK(nested[1] == TypeSuffix{TypeSuffix::kList, 0});
+  CHECK(nested[2] == TypeSuffix{TypeSuffix::kOptional, 0});
   CHECK(print_type(s.arguments[3].type) == "Tensor[]");
   CHECK(print_annotated_type(s.arguments[3].type, s.arguments[3].annotation) == "Tensor(a!)[]");
   CHECK(s.arguments[4].type.custom_class);

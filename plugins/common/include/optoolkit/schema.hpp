@@ -53,9 +53,9 @@ uint32_t base_type_sets_containing(std::string_view name);
 
 // `a`, `a!`, `a|b`, `a -> *`, `a! -> a|b`.
 struct Annotation {
-  std::vector<char> alias_set;
+  std::string alias_set;  // one char per alias letter ("ab" for a|b); short, so never allocates
   bool is_write = false;
-  std::vector<char> alias_set_after;  // '*' is the wildcard
+  std::string alias_set_after;  // '*' is the wildcard
 
   bool operator==(const Annotation& o) const {
     return alias_set == o.alias_set && is_write == o.is_write &&
@@ -76,13 +76,17 @@ struct TypeSuffix {
 struct Type {
   std::string base;  // BaseTy name, or the full "__torch__.torch.classes.X" text
   bool custom_class = false;
-  std::vector<TypeSuffix> suffixes;
+  // The suffixes exactly as printed, e.g. "[]?" or "[2]"; empty for a plain type. Kept as text
+  // (short, so stored inline) because types are built for every argument of every schema.
+  std::string suffix;
 
-  bool is_optional() const { return !suffixes.empty() && suffixes.back().kind == TypeSuffix::kOptional; }
-  bool is_list() const { return !suffixes.empty() && suffixes.back().kind == TypeSuffix::kList; }
-  bool is_plain(std::string_view name) const { return suffixes.empty() && base == name; }
+  // The suffixes decoded, left to right.
+  std::vector<TypeSuffix> suffixes() const;
+  bool is_optional() const { return !suffix.empty() && suffix.back() == '?'; }
+  bool is_list() const { return !suffix.empty() && suffix.back() == ']'; }
+  bool is_plain(std::string_view name) const { return suffix.empty() && base == name; }
   bool operator==(const Type& o) const {
-    return base == o.base && custom_class == o.custom_class && suffixes == o.suffixes;
+    return base == o.base && custom_class == o.custom_class && suffix == o.suffix;
   }
   bool operator!=(const Type& o) const { return !(*this == o); }
 };
@@ -94,6 +98,7 @@ struct Argument {
   std::optional<Annotation> annotation;
   bool kwarg_only = false;
   bool out = false;
+  size_t column = 0;  // 1-based column of the argument in the parsed text
 
   bool is_write() const { return annotation && annotation->is_write; }
 };
@@ -102,6 +107,7 @@ struct Return {
   std::optional<std::string> name;
   Type type;
   std::optional<Annotation> annotation;
+  size_t column = 0;  // 1-based column of the return in the parsed text
 
   bool is_write() const { return annotation && annotation->is_write; }
 };
