@@ -1,0 +1,910 @@
+#include "mcp/server.hpp"
+
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <condition_variable>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "mcp/detail/catalog.hpp"
+#include "mcp/detail/jsonrpc.hpp"
+
+namespace skillrt::mcp {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace detail;
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+// The revision that still had JSON-RPC batches.
+constexpr std::string_view kBatchVersion = "2025-03-26";
+constexpr std::array<std::string_view, 8> kLevels = {"debug",    "info",  "notice",
+                                                     "warning",  "error", "critical",
+                                                     "alert",    "emergency"};
+constexpr int kDefaultLogLevel = 1;  // info: until the client picks a level
+constexpr size_t kMaxCompletionValues = 100;
+constexpr size_t kMaxReportScan = 1000;
+
+int level_index(std::string_view level) {
+  for (size_t i = 0; i < kLevels.size(); ++i) {
+    if (kLevels[i] == level) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string id_key(const json& id) { return dump(id); }
+
+std::string default_instructions() {
+  return "skillrt serves agent skills for PyTorch-on-Ascend-NPU work as tools. Every tool "
+         "checks its arguments against inputSchema and answers with structuredContent (the same "
+         "JSON is in the text content). Read skill://<tool-name>/SKILL.md for when and how to "
+         "use a tool; report files a tool writes become readable resources.";
+}
+
+struct InFlight {
+  exec::CancelFlag cancel;
+  bool cancelled_by_client = false;
+};
+
+// Serializes a call's notifications and its final answer, so that no progress notification
+// follows the response (a skill past its deadline may still report progress).
+struct CallStream {
+  std::mutex mutex;
+  double last_progress = -std::numeric_limits<double>::infinity();
+  bool finished = false;
+};
+
+}  // namespace
+
+class Session {
+ public:
+  explicit Session(Notify n) : notify(std::move(n)) {}
+  std::mutex mutex;
+  std::condition_variable idle;
+  bool initialized = false;
+  bool client_ready = false;
+  bool closed = false;
+  std::string version;
+  int log_level = kDefaultLogLevel;
+  std::map<std::string, InFlight> inflight;
+  std::map<std::string, fs::path> reports;  // file:// URI -> path
+  std::set<std::string> subscriptions;
+  Notify notify;
+};
+
+bool is_supported_protocol_version(std::string_view version) {
+  return std::find(kVersions.begin(), kVersions.end(), version) != kVersions.end();
+}
+
+// Forwards host log records (plugins log through spdlog) to the sessions as
+// notifications/message.
+class LogForwarder : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit LogForwarder(Server* server) : server_(server) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    std::string_view text(msg.payload.data(), msg.payload.size());
+    std::string logger = "skillrt";
+    // Plugin records look like "[plugin-name] message".
+    if (text.starts_with('[')) {
+      const size_t close = text.find("] ");
+      if (close != std::string_view::npos) {
+        logger = std::string(text.substr(1, close - 1));
+        text.remove_prefix(close + 2);
+      }
+    }
+    std::string_view level = "debug";
+    switch (msg.level) {
+      case spdlog::level::info: level = "info"; break;
+      case spdlog::level::warn: level = "warning"; break;
+      case spdlog::level::err: level = "error"; break;
+      case spdlog::level::critical: level = "critical"; break;
+      default: break;
+    }
+    server_->broadcast_log(level, logger, text);
+  }
+  void flush_() override {}
+
+ private:
+  Server* server_;
+};
+
+struct Server::Impl {
+  Impl(exec::Executor& e, ServerOptions o) : executor(e), options(std::move(o)) {}
+
+  exec::Executor& executor;
+  ServerOptions options;
+  Catalog catalog;
+  std::vector<json> tools;              // every tool descriptor, in list order
+  std::vector<std::string> tool_pages;  // pre-serialized tools/list results
+  std::string initialize_capabilities;
+  std::mutex sessions_mutex;
+  std::vector<std::weak_ptr<Session>> sessions;
+  std::shared_ptr<LogForwarder> forwarder;
+
+  void build_tools();
+  void dispatch(const std::shared_ptr<Session>& s, const json& msg, const Reply& reply);
+  void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply);
+  void request(const std::shared_ptr<Session>& s, const json& id, const std::string& method,
+               const json& params, const Reply& reply);
+  void notification(const std::shared_ptr<Session>& s, const std::string& method,
+                    const json& params);
+
+  std::string initialize(Session& s, const std::string& id_text, const json& params);
+  void call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
+                 const Reply& reply);
+  void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
+                   const json& token, const Reply& reply);
+  std::string list_page(const std::vector<json>& items, const char* key, const json& params,
+                        const std::string& id_text);
+  std::string read_resource(Session& s, const std::string& id_text, const json& params);
+  bool resource_known(Session& s, const std::string& uri);
+  void note_reports(Session& s, const json& result, fs::file_time_type since);
+};
+
+namespace {
+
+json tool_descriptor(const Skill& skill) {
+  json tool = {{"name", skill.name}, {"description", skill.description}};
+  if (!skill.title.empty()) tool["title"] = skill.title;
+  tool["inputSchema"] =
+      skill.input_schema ? skill.input_schema->source() : json{{"type", "object"}};
+  // MCP wants object-typed output schemas; a skill returning anything else gets text only.
+  if (skill.output_schema && skill.output_schema->source().is_object() &&
+      skill.output_schema->source().value("type", "") == "object") {
+    tool["outputSchema"] = skill.output_schema->source();
+  }
+  json annotations = {
+      {"readOnlyHint", (skill.flags & SKILLRT_SKILL_READ_ONLY) != 0},
+      {"destructiveHint", (skill.flags & SKILLRT_SKILL_DESTRUCTIVE) != 0},
+      {"idempotentHint", (skill.flags & SKILLRT_SKILL_IDEMPOTENT) != 0},
+      {"openWorldHint", (skill.flags & SKILLRT_SKILL_OPEN_WORLD) != 0},
+  };
+  if (!skill.title.empty()) annotations["title"] = skill.title;
+  tool["annotations"] = std::move(annotations);
+  return tool;
+}
+
+// The text an agent reads when a call did not produce a result.
+std::string failure_text(const std::string& tool, const exec::Outcome& out) {
+  std::string text;
+  switch (out.code) {
+    case Code::kInvalidArgument:
+      text = "Invalid arguments for tool '" + tool + "': " + out.message;
+      if (!out.violations.empty() && out.message.find(out.violations.front().message) ==
+                                         std::string::npos) {
+        for (const auto& v : out.violations) text += "\n- " + v.message;
+      }
+      text += "\nFix the arguments to match the tool's inputSchema (see tools/list) and call again.";
+      return text;
+    case Code::kDeadlineExceeded:
+      return "Tool '" + tool + "' missed its deadline: " + out.message +
+             "\nNarrow the input (fewer files, a smaller range) or retry later.";
+    case Code::kCancelled:
+      return "Tool '" + tool + "' was cancelled: " + out.message;
+    default:
+      text = "Tool '" + tool + "' failed (" + code_name(out.code) + "): " + out.message;
+      for (const auto& v : out.violations) text += "\n- " + v.message;
+      return text;
+  }
+}
+
+std::string tool_result(const std::string& tool, const exec::Outcome& out) {
+  if (!out.ok()) {
+    const json result = {{"content", json::array({{{"type", "text"}, {"text", failure_text(tool, out)}}})},
+                         {"isError", true}};
+    return dump(result);
+  }
+  const std::string text = dump(out.result);
+  std::string body = R"({"content":[{"type":"text","text":)";
+  body += dump(json(text));
+  body += "}]";
+  if (out.result.is_object()) {
+    body += R"(,"structuredContent":)";
+    body += text;
+  }
+  body += R"(,"isError":false})";
+  return body;
+}
+
+std::optional<size_t> parse_cursor(const json& params, size_t size) {
+  if (!params.contains("cursor") || params["cursor"].is_null()) return 0;
+  if (!params["cursor"].is_string()) return std::nullopt;
+  const std::string& c = params["cursor"].get_ref<const std::string&>();
+  size_t offset = 0;
+  const auto [ptr, ec] = std::from_chars(c.data(), c.data() + c.size(), offset);
+  if (ec != std::errc() || ptr != c.data() + c.size() || offset > size) return std::nullopt;
+  return offset;
+}
+
+}  // namespace
+
+void Server::Impl::build_tools() {
+  for (const auto& skill : executor.registry().all()) tools.push_back(tool_descriptor(*skill));
+  for (const auto& fixture : catalog.fixture_tools()) tools.push_back(fixture.descriptor);
+  const size_t page = std::max<size_t>(1, options.page_size);
+  for (size_t offset = 0; offset < tools.size() || offset == 0; offset += page) {
+    json result = {{"tools", json::array()}};
+    for (size_t i = offset; i < std::min(tools.size(), offset + page); ++i) {
+      result["tools"].push_back(tools[i]);
+    }
+    if (offset + page < tools.size()) result["nextCursor"] = std::to_string(offset + page);
+    tool_pages.push_back(dump(result));
+    if (tools.empty()) break;
+  }
+  const json capabilities = {
+      {"tools", {{"listChanged", false}}},
+      {"resources", {{"subscribe", true}, {"listChanged", true}}},
+      {"prompts", {{"listChanged", false}}},
+      {"logging", json::object()},
+      {"completions", json::object()},
+  };
+  initialize_capabilities = dump(capabilities);
+}
+
+Server::Server(exec::Executor& executor, ServerOptions options)
+    : impl_(std::make_unique<Impl>(executor, std::move(options))) {
+  auto catalog = Catalog::load(executor.registry(), impl_->options.skills_dir,
+                               impl_->options.fixtures_file);
+  if (catalog) {
+    impl_->catalog = std::move(*catalog);
+  } else {
+    spdlog::error("mcp: {}", catalog.error().message);
+  }
+  impl_->build_tools();
+  impl_->forwarder = std::make_shared<LogForwarder>(this);
+  if (auto logger = spdlog::default_logger()) logger->sinks().push_back(impl_->forwarder);
+}
+
+Server::~Server() {
+  if (auto logger = spdlog::default_logger()) {
+    auto& sinks = logger->sinks();
+    sinks.erase(std::remove(sinks.begin(), sinks.end(), impl_->forwarder), sinks.end());
+  }
+}
+
+std::shared_ptr<Session> Server::open_session(Notify notify) {
+  auto session = std::make_shared<Session>(std::move(notify));
+  std::lock_guard lock(impl_->sessions_mutex);
+  std::erase_if(impl_->sessions, [](const auto& w) { return w.expired(); });
+  impl_->sessions.push_back(session);
+  return session;
+}
+
+std::string Server::framing_error(int code, std::string_view message) {
+  return error_message("null", code, message);
+}
+
+void Server::close_session(const std::shared_ptr<Session>& session) {
+  std::lock_guard lock(session->mutex);
+  session->closed = true;
+  for (auto& [key, call] : session->inflight) {
+    call.cancelled_by_client = true;
+    call.cancel->store(true);
+  }
+}
+
+void Server::wait_idle(const std::shared_ptr<Session>& session) {
+  std::unique_lock lock(session->mutex);
+  session->idle.wait(lock, [&] { return session->inflight.empty(); });
+}
+
+bool Server::initialized(const Session& session) {
+  std::lock_guard lock(const_cast<Session&>(session).mutex);
+  return session.initialized;
+}
+
+std::string Server::protocol_version(const Session& session) {
+  std::lock_guard lock(const_cast<Session&>(session).mutex);
+  return session.version;
+}
+
+void Server::broadcast_log(std::string_view level, std::string_view logger,
+                           std::string_view text) {
+  const int index = level_index(level);
+  std::vector<std::shared_ptr<Session>> live;
+  {
+    std::lock_guard lock(impl_->sessions_mutex);
+    for (const auto& w : impl_->sessions) {
+      if (auto s = w.lock()) live.push_back(std::move(s));
+    }
+  }
+  if (live.empty()) return;
+  const std::string message = notification_message(
+      "notifications/message", {{"level", level}, {"logger", logger}, {"data", text}});
+  for (const auto& s : live) {
+    {
+      std::lock_guard lock(s->mutex);
+      if (!s->initialized || s->closed || index < s->log_level) continue;
+    }
+    if (s->notify) s->notify(message);
+  }
+}
+
+void Server::handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply) {
+  try {
+    const json msg = json::parse(text, nullptr, false);
+    if (msg.is_discarded()) {
+      reply(error_message("null", kParseError,
+                          "Parse error: the message is not valid JSON in UTF-8; send one "
+                          "JSON-RPC 2.0 object per message"),
+            true);
+      return;
+    }
+    if (msg.is_array()) {
+      impl_->dispatch_batch(session, msg, reply);
+      return;
+    }
+    impl_->dispatch(session, msg, reply);
+  } catch (const std::exception& e) {
+    // A host bug must not end the session: answer and go on.
+    reply(error_message("null", kInternalError, std::string("Internal error: ") + e.what()), true);
+  }
+}
+
+void Server::Impl::dispatch_batch(const std::shared_ptr<Session>& s, const json& batch,
+                                  const Reply& reply) {
+  std::string version;
+  {
+    std::lock_guard lock(s->mutex);
+    version = s->version;
+  }
+  if (version != kBatchVersion) {
+    reply(error_message("null", kInvalidRequest,
+                        "Invalid Request: JSON-RPC batches are not part of MCP revision " +
+                            (version.empty() ? std::string(kLatestProtocolVersion) : version) +
+                            "; send each message on its own"),
+          true);
+    return;
+  }
+  if (batch.empty()) {
+    reply(error_message("null", kInvalidRequest, "Invalid Request: the batch is empty"), true);
+    return;
+  }
+  // Answers are gathered into one array sent when the last element is done.
+  struct Gather {
+    std::mutex mutex;
+    size_t pending;
+    json answers = json::array();
+  };
+  auto gather = std::make_shared<Gather>();
+  gather->pending = batch.size();
+  for (const auto& element : batch) {
+    dispatch(s, element, [gather, reply](std::string message, bool last) {
+      if (!last) {
+        reply(std::move(message), false);
+        return;
+      }
+      std::string out;
+      {
+        std::lock_guard lock(gather->mutex);
+        if (!message.empty()) gather->answers.push_back(json::parse(message));
+        if (--gather->pending != 0) return;
+        if (!gather->answers.empty()) out = dump(gather->answers);
+      }
+      reply(std::move(out), true);
+    });
+  }
+}
+
+void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg,
+                            const Reply& reply) {
+  if (!msg.is_object()) {
+    reply(error_message("null", kInvalidRequest,
+                        "Invalid Request: a JSON-RPC message must be an object"),
+          true);
+    return;
+  }
+  const bool has_id = msg.contains("id");
+  const json id = has_id ? msg["id"] : json();
+  const std::string id_text = has_id && is_valid_id(id) ? dump(id) : "null";
+  if (msg.value("jsonrpc", json()) != "2.0") {
+    reply(error_message(id_text, kInvalidRequest,
+                        "Invalid Request: \"jsonrpc\" must be \"2.0\""),
+          true);
+    return;
+  }
+  auto method_it = msg.find("method");
+  if (method_it == msg.end()) {
+    if (msg.contains("result") || msg.contains("error")) {
+      // A response from the client: this server sends no requests, so nothing waits for it.
+      spdlog::debug("mcp: ignored a response from the client (id {})", id_text);
+      reply({}, true);
+      return;
+    }
+    reply(error_message(id_text, kInvalidRequest,
+                        "Invalid Request: the message has no \"method\""),
+          true);
+    return;
+  }
+  if (!method_it->is_string()) {
+    reply(error_message(id_text, kInvalidRequest, "Invalid Request: \"method\" must be a string"),
+          true);
+    return;
+  }
+  const std::string& method = method_it->get_ref<const std::string&>();
+  static const json kEmpty = json::object();
+  const auto params_it = msg.find("params");
+  const json& params = params_it == msg.end() || params_it->is_null() ? kEmpty : *params_it;
+  if (!params.is_object()) {
+    if (!has_id) {
+      reply({}, true);
+      return;
+    }
+    reply(error_message(id_text, kInvalidParams, "Invalid params: \"params\" must be an object"),
+          true);
+    return;
+  }
+  if (!has_id) {
+    notification(s, method, params);
+    reply({}, true);
+    return;
+  }
+  if (!is_valid_id(id)) {
+    reply(error_message("null", kInvalidRequest,
+                        "Invalid Request: \"id\" must be a string or an integer"),
+          true);
+    return;
+  }
+  if (method.starts_with("notifications/")) {
+    // Do what the notification asks, but tell the client its message was malformed.
+    notification(s, method, params);
+    reply(error_message(id_text, kInvalidRequest,
+                        "Invalid Request: notification '" + method +
+                            "' must not carry an id; drop the \"id\" member"),
+          true);
+    return;
+  }
+  request(s, id, method, params, reply);
+}
+
+void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::string& method,
+                                const json& params) {
+  if (method == "notifications/initialized") {
+    std::lock_guard lock(s->mutex);
+    s->client_ready = true;
+    return;
+  }
+  if (method == "notifications/cancelled") {
+    const auto it = params.find("requestId");
+    if (it == params.end() || !is_valid_id(*it)) return;
+    std::lock_guard lock(s->mutex);
+    auto call = s->inflight.find(id_key(*it));
+    if (call == s->inflight.end()) return;  // already answered, or never ours: ignore
+    call->second.cancelled_by_client = true;
+    call->second.cancel->store(true);
+    return;
+  }
+  // Other notifications (roots/list_changed, progress from the client, ...) need nothing here.
+}
+
+void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
+                           const std::string& method, const json& params, const Reply& reply) {
+  const std::string id_text = dump(id);
+  if (method == "initialize") {
+    reply(initialize(*s, id_text, params), true);
+    return;
+  }
+  if (method == "ping") {
+    reply(result_message(id_text, "{}"), true);
+    return;
+  }
+  {
+    std::lock_guard lock(s->mutex);
+    if (!s->initialized) {
+      reply(error_message(id_text, kInvalidRequest,
+                          "Invalid Request: the session is not initialized; send 'initialize' "
+                          "first (only 'ping' is allowed before it)"),
+            true);
+      return;
+    }
+  }
+  if (method == "tools/call") {
+    call_tool(s, id, params, reply);
+    return;
+  }
+  if (method == "tools/list") {
+    const auto offset = parse_cursor(params, tools.size());
+    const size_t page = std::max<size_t>(1, options.page_size);
+    if (!offset || (*offset % page) != 0 || (*offset / page) >= std::max<size_t>(1, tool_pages.size())) {
+      reply(error_message(id_text, kInvalidParams,
+                          "Invalid params: unknown cursor; pass the nextCursor of the previous "
+                          "page, or none for the first"),
+            true);
+      return;
+    }
+    reply(result_message(id_text, tool_pages[*offset / page]), true);
+    return;
+  }
+  if (method == "resources/list") {
+    std::vector<json> items;
+    for (const auto& r : catalog.resources()) items.push_back(r.descriptor);
+    {
+      std::lock_guard lock(s->mutex);
+      for (const auto& [uri, path] : s->reports) {
+        items.push_back({{"uri", uri},
+                         {"name", path.filename().string()},
+                         {"description", "Report written by a tool during this session: " +
+                                             path.string()},
+                         {"mimeType", mime_type_for(path)}});
+      }
+    }
+    reply(list_page(items, "resources", params, id_text), true);
+    return;
+  }
+  if (method == "resources/templates/list") {
+    std::vector<json> items;
+    for (const auto& t : catalog.templates()) items.push_back(t.descriptor);
+    reply(list_page(items, "resourceTemplates", params, id_text), true);
+    return;
+  }
+  if (method == "resources/read") {
+    reply(read_resource(*s, id_text, params), true);
+    return;
+  }
+  if (method == "resources/subscribe" || method == "resources/unsubscribe") {
+    const std::string uri = params.value("uri", "");
+    if (uri.empty()) {
+      reply(error_message(id_text, kInvalidParams, "Invalid params: \"uri\" (a string) is required"),
+            true);
+      return;
+    }
+    if (!resource_known(*s, uri)) {
+      const json data = {{"uri", uri}};
+      reply(error_message(id_text, kResourceNotFound,
+                          "Resource not found: '" + uri + "'; list them with resources/list",
+                          &data),
+            true);
+      return;
+    }
+    {
+      std::lock_guard lock(s->mutex);
+      if (method == "resources/subscribe") {
+        s->subscriptions.insert(uri);
+      } else {
+        s->subscriptions.erase(uri);
+      }
+    }
+    reply(result_message(id_text, "{}"), true);
+    return;
+  }
+  if (method == "prompts/list") {
+    std::vector<json> items;
+    for (const auto& p : catalog.prompts()) items.push_back(p.descriptor);
+    reply(list_page(items, "prompts", params, id_text), true);
+    return;
+  }
+  if (method == "prompts/get") {
+    if (!params.contains("name") || !params["name"].is_string()) {
+      reply(error_message(id_text, kInvalidParams,
+                          "Invalid params: \"name\" (a string) is required; see prompts/list"),
+            true);
+      return;
+    }
+    auto result = catalog.get_prompt(params["name"].get<std::string>(),
+                                     params.value("arguments", json::object()));
+    if (!result) {
+      reply(error_message(id_text, kInvalidParams, "Invalid params: " + result.error().message),
+            true);
+      return;
+    }
+    reply(result_message(id_text, dump(*result)), true);
+    return;
+  }
+  if (method == "logging/setLevel") {
+    const int index = level_index(params.value("level", ""));
+    if (index < 0) {
+      reply(error_message(id_text, kInvalidParams,
+                          "Invalid params: \"level\" must be one of debug, info, notice, "
+                          "warning, error, critical, alert, emergency"),
+            true);
+      return;
+    }
+    {
+      std::lock_guard lock(s->mutex);
+      s->log_level = index;
+    }
+    reply(result_message(id_text, "{}"), true);
+    return;
+  }
+  if (method == "completion/complete") {
+    const json ref = params.value("ref", json::object());
+    const json argument = params.value("argument", json::object());
+    if (!ref.is_object() || !argument.is_object() || !argument.contains("name")) {
+      reply(error_message(id_text, kInvalidParams,
+                          "Invalid params: completion/complete needs \"ref\" and "
+                          "\"argument\": {name, value}"),
+            true);
+      return;
+    }
+    auto values = catalog.complete(ref, argument.value("name", ""), argument.value("value", ""));
+    const size_t total = values.size();
+    if (values.size() > kMaxCompletionValues) values.resize(kMaxCompletionValues);
+    const json result = {{"completion",
+                          {{"values", values},
+                           {"total", total},
+                           {"hasMore", total > kMaxCompletionValues}}}};
+    reply(result_message(id_text, dump(result)), true);
+    return;
+  }
+  reply(error_message(id_text, kMethodNotFound,
+                      "Method not found: '" + method +
+                          "'; this server answers initialize, ping, tools/*, resources/*, "
+                          "prompts/*, logging/setLevel and completion/complete"),
+        true);
+}
+
+std::string Server::Impl::initialize(Session& s, const std::string& id_text, const json& params) {
+  const auto it = params.find("protocolVersion");
+  if (it == params.end() || !it->is_string()) {
+    return error_message(id_text, kInvalidParams,
+                         "Invalid params: initialize needs \"protocolVersion\" (a string such as "
+                         "\"2025-11-25\")");
+  }
+  const std::string requested = it->get<std::string>();
+  // The client's revision when we speak it; otherwise our latest, and the client decides.
+  const std::string version =
+      is_supported_protocol_version(requested) ? requested : std::string(kLatestProtocolVersion);
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.initialized) {
+      return error_message(id_text, kInvalidRequest,
+                           "Invalid Request: this session is already initialized; start a new "
+                           "connection to initialize again");
+    }
+    s.initialized = true;
+    s.version = version;
+  }
+  json server_info = {{"name", options.name},
+                      {"title", "skillrt"},
+                      {"version", options.version.empty() ? SKILLRT_VERSION : options.version}};
+  std::string body = R"({"protocolVersion":)";
+  body += dump(json(version));
+  body += R"(,"capabilities":)";
+  body += initialize_capabilities;
+  body += R"(,"serverInfo":)";
+  body += dump(server_info);
+  body += R"(,"instructions":)";
+  body += dump(json(options.instructions.empty() ? default_instructions() : options.instructions));
+  body += '}';
+  return result_message(id_text, body);
+}
+
+void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id,
+                             const json& params, const Reply& reply) {
+  const std::string id_text = dump(id);
+  const auto name_it = params.find("name");
+  if (name_it == params.end() || !name_it->is_string()) {
+    reply(error_message(id_text, kInvalidParams,
+                        "Invalid params: tools/call needs \"name\" (a string); see tools/list"),
+          true);
+    return;
+  }
+  const std::string name = name_it->get<std::string>();
+  json arguments = params.value("arguments", json::object());
+  if (arguments.is_null()) arguments = json::object();
+  if (!arguments.is_object()) {
+    reply(error_message(id_text, kInvalidParams,
+                        "Invalid params: \"arguments\" of tool '" + name + "' must be an object"),
+          true);
+    return;
+  }
+  json token;
+  if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
+    if (const auto t = meta->find("progressToken"); t != meta->end() && is_valid_id(*t)) token = *t;
+  }
+  if (const FixtureTool* fixture = catalog.fixture_tool(name)) {
+    run_fixture(*s, *fixture, id_text, token, reply);
+    return;
+  }
+  if (!executor.registry().find(name)) {
+    std::string message = "Invalid params: unknown tool '" + name + "'";
+    const auto near = executor.registry().suggest(name);
+    if (!near.empty()) {
+      message += "; did you mean";
+      for (size_t i = 0; i < near.size(); ++i) message += (i ? ", '" : " '") + near[i] + "'";
+      message += "?";
+    } else {
+      message += "; list the tools with tools/list";
+    }
+    reply(error_message(id_text, kInvalidParams, message), true);
+    return;
+  }
+  exec::CallOptions call_options;
+  call_options.cancel = exec::make_cancel_flag();
+  const std::string key = id_key(id);
+  {
+    std::lock_guard lock(s->mutex);
+    if (s->inflight.contains(key)) {
+      reply(error_message(id_text, kInvalidRequest,
+                          "Invalid Request: request id " + id_text +
+                              " is already in use by a call in flight; use a fresh id"),
+            true);
+      return;
+    }
+    s->inflight.emplace(key, InFlight{call_options.cancel, false});
+  }
+  auto stream = std::make_shared<CallStream>();
+  if (!token.is_null()) {
+    call_options.on_progress = [stream, reply, token](const exec::Progress& p) {
+      std::lock_guard lock(stream->mutex);
+      // The spec wants progress to increase with every notification.
+      if (stream->finished || !(p.done > stream->last_progress)) return;
+      stream->last_progress = p.done;
+      json params = {{"progressToken", token}, {"progress", p.done}};
+      if (p.total > 0) params["total"] = p.total;
+      if (!p.message.empty()) params["message"] = p.message;
+      reply(notification_message("notifications/progress", params), false);
+    };
+  }
+  const auto started = fs::file_time_type::clock::now();
+  executor.call_async(
+      name, std::move(arguments), std::move(call_options),
+      [this, s, key, id_text, name, reply, stream, started](exec::Outcome out) {
+        bool drop = false;
+        {
+          std::lock_guard lock(s->mutex);
+          const auto it = s->inflight.find(key);
+          drop = it == s->inflight.end() || it->second.cancelled_by_client;
+        }
+        if (!drop && out.ok()) note_reports(*s, out.result, started);
+        {
+          std::lock_guard lock(stream->mutex);
+          stream->finished = true;
+          // No response for a request the client cancelled.
+          reply(drop ? std::string() : result_message(id_text, tool_result(name, out)), true);
+        }
+        std::lock_guard lock(s->mutex);
+        s->inflight.erase(key);
+        if (s->inflight.empty()) s->idle.notify_all();
+      });
+}
+
+void Server::Impl::run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
+                               const json& token, const Reply& reply) {
+  int level = 0;
+  {
+    std::lock_guard lock(s.mutex);
+    level = s.log_level;
+  }
+  for (const auto& step : tool.steps) {
+    if (const auto log = step.find("log"); log != step.end()) {
+      if (level_index(log->value("level", "info")) >= level) {
+        json p = *log;
+        if (!p.contains("logger")) p["logger"] = tool.descriptor.value("name", "fixture");
+        reply(notification_message("notifications/message", p), false);
+      }
+    }
+    if (const auto progress = step.find("progress"); progress != step.end() && !token.is_null()) {
+      json p = *progress;
+      p["progressToken"] = token;
+      reply(notification_message("notifications/progress", p), false);
+    }
+  }
+  reply(result_message(id_text, dump(tool.result)), true);
+}
+
+std::string Server::Impl::list_page(const std::vector<json>& items, const char* key,
+                                    const json& params, const std::string& id_text) {
+  const auto offset = parse_cursor(params, items.size());
+  if (!offset) {
+    return error_message(id_text, kInvalidParams,
+                         "Invalid params: unknown cursor; pass the nextCursor of the previous "
+                         "page, or none for the first");
+  }
+  const size_t page = std::max<size_t>(1, options.page_size);
+  json result = {{key, json::array()}};
+  for (size_t i = *offset; i < std::min(items.size(), *offset + page); ++i) {
+    result[key].push_back(items[i]);
+  }
+  if (*offset + page < items.size()) result["nextCursor"] = std::to_string(*offset + page);
+  return result_message(id_text, dump(result));
+}
+
+bool Server::Impl::resource_known(Session& s, const std::string& uri) {
+  {
+    std::lock_guard lock(s.mutex);
+    if (s.reports.contains(uri)) return true;
+  }
+  for (const auto& r : catalog.resources()) {
+    if (r.descriptor.value("uri", "") == uri) return true;
+  }
+  std::map<std::string, std::string> vars;
+  for (const auto& t : catalog.templates()) {
+    if (match_uri_template(t.descriptor.value("uriTemplate", ""), uri, vars)) return true;
+  }
+  return false;
+}
+
+std::string Server::Impl::read_resource(Session& s, const std::string& id_text,
+                                        const json& params) {
+  const auto uri_it = params.find("uri");
+  if (uri_it == params.end() || !uri_it->is_string()) {
+    return error_message(id_text, kInvalidParams,
+                         "Invalid params: resources/read needs \"uri\" (a string)");
+  }
+  const std::string uri = uri_it->get<std::string>();
+  std::optional<fs::path> report;
+  {
+    std::lock_guard lock(s.mutex);
+    if (auto it = s.reports.find(uri); it != s.reports.end()) report = it->second;
+  }
+  if (report) {
+    std::ifstream in(*report, std::ios::binary);
+    if (!in) {
+      return error_message(id_text, kInternalError,
+                           "Internal error: cannot read '" + report->string() +
+                               "' any more; run the tool that wrote it again");
+    }
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string mime = mime_type_for(*report);
+    json content = {{"uri", uri}, {"mimeType", mime}};
+    if (is_text_mime(mime)) {
+      content["text"] = bytes;
+    } else {
+      content["blob"] = base64_encode(bytes);
+    }
+    return result_message(id_text, dump(json{{"contents", json::array({content})}}));
+  }
+  auto found = catalog.read(uri);
+  if (!found) {
+    const json data = {{"uri", uri}};
+    return error_message(id_text, kResourceNotFound,
+                         "Resource not found: '" + uri + "'; list them with resources/list",
+                         &data);
+  }
+  if (!*found) {
+    return error_message(id_text, kInternalError, "Internal error: " + found->error().message);
+  }
+  return result_message(id_text, dump(json{{"contents", **found}}));
+}
+
+void Server::Impl::note_reports(Session& s, const json& result, fs::file_time_type since) {
+  // A report is a file the result names by absolute path and that was written during the call;
+  // only such files are readable, never arbitrary paths.
+  std::vector<fs::path> found;
+  size_t scanned = 0;
+  std::vector<const json*> stack = {&result};
+  while (!stack.empty() && scanned < kMaxReportScan) {
+    const json* v = stack.back();
+    stack.pop_back();
+    if (v->is_string()) {
+      ++scanned;
+      const auto& text = v->get_ref<const std::string&>();
+      if (text.size() < 2 || text.size() > 4096 || text.front() != '/') continue;
+      std::error_code ec;
+      const fs::path path(text);
+      if (!fs::is_regular_file(path, ec)) continue;
+      const auto written = fs::last_write_time(path, ec);
+      // File systems keep coarse timestamps; a second of slack keeps fresh files in.
+      if (!ec && written + std::chrono::seconds(1) >= since) found.push_back(path);
+    } else if (v->is_structured()) {
+      for (const auto& item : *v) stack.push_back(&item);
+    }
+  }
+  if (found.empty()) return;
+  bool added = false;
+  Notify notify;
+  {
+    std::lock_guard lock(s.mutex);
+    for (const auto& path : found) {
+      added |= s.reports.emplace("file://" + path.string(), path).second;
+    }
+    notify = s.notify;
+  }
+  if (added && notify) {
+    notify(notification_message("notifications/resources/list_changed", json::object()));
+  }
+}
+
+}  // namespace skillrt::mcp

@@ -1,0 +1,55 @@
+// MCP over Streamable HTTP (Boost.Beast/Asio): one endpoint, /mcp. POST carries client messages
+// and is answered with JSON or an SSE stream; GET opens the session's SSE stream; DELETE ends a
+// session. Sessions are issued at initialize through Mcp-Session-Id.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/error.hpp"
+#include "mcp/server.hpp"
+
+namespace skillrt::transport {
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  uint16_t port = 0;  // 0: any free port (reported through on_listening)
+  // When set, every request needs "Authorization: Bearer <token>".
+  std::string token;
+  // Origins allowed besides the loopback ones (http://localhost:*, http://127.0.0.1:*, ...).
+  std::vector<std::string> allowed_origins;
+  size_t max_body_bytes = 16u << 20;
+  std::function<void(uint16_t)> on_listening;
+  size_t threads = 1;  // I/O threads; tool calls run on the executor's pool either way
+};
+
+// Listens on host:port and serves until SIGINT or SIGTERM. Returns the process exit code (1 when
+// the address cannot be bound, with the reason on stderr).
+int run_http(mcp::Server& server, const HttpOptions& options);
+
+// The server behind run_http, for embedding and tests: listen(), then run() on some thread, then
+// stop() from any thread.
+class HttpServer {
+ public:
+  HttpServer(mcp::Server& server, HttpOptions options);
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds and listens; the port actually bound (useful with port 0).
+  Result<uint16_t> listen();
+  // Serves until stop(); blocks the calling thread (and uses options.threads - 1 more).
+  void run();
+  void stop();
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace skillrt::transport

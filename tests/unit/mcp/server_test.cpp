@@ -1,0 +1,378 @@
+// MCP semantics: lifecycle, errors, tools, progress, cancellation, logging, resources, prompts.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "support.hpp"
+
+using namespace skillrt::testing;
+namespace mcp = skillrt::mcp;
+
+namespace {
+
+std::string text_content(const json& result) {
+  REQUIRE(result["content"].is_array());
+  REQUIRE(result["content"].size() >= 1);
+  REQUIRE(result["content"][0]["type"] == "text");
+  return result["content"][0]["text"];
+}
+
+}  // namespace
+
+TEST_CASE("initialize negotiates the protocol revision") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  SECTION("a revision we speak is echoed") {
+    for (const char* v : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
+      Client client(server);
+      auto r = client.request(req(1, "initialize", {{"protocolVersion", v}, {"capabilities", json::object()}}));
+      CHECK(r["result"]["protocolVersion"] == v);
+      CHECK(mcp::Server::initialized(*client.session()));
+      CHECK(mcp::Server::protocol_version(*client.session()) == v);
+    }
+  }
+  SECTION("an unknown revision gets our latest") {
+    Client client(server);
+    auto r = client.request(req(1, "initialize", {{"protocolVersion", "2099-01-01"}}));
+    CHECK(r["result"]["protocolVersion"] == "2025-11-25");
+  }
+  SECTION("a missing revision is invalid params") {
+    Client client(server);
+    auto r = client.request(req(1, "initialize", json::object()));
+    CHECK(r["error"]["code"] == -32602);
+    CHECK_FALSE(mcp::Server::initialized(*client.session()));
+  }
+  SECTION("a second initialize is refused") {
+    Client client(server);
+    client.initialize();
+    auto r = client.request(req(2, "initialize", {{"protocolVersion", "2025-11-25"}}));
+    CHECK(r["error"]["code"] == -32600);
+  }
+}
+
+TEST_CASE("requests before initialize are refused, ping is not") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  auto ping = client.request(req(1, "ping"));
+  CHECK(ping["result"] == json::object());
+  auto list = client.request(req(2, "tools/list"));
+  CHECK(list["error"]["code"] == -32600);
+  CHECK(list["error"]["message"].get<std::string>().find("initialize") != std::string::npos);
+  auto tool = client.request(call("3", "echo", {{"text", "x"}}));
+  CHECK(tool["error"]["code"] == -32600);
+}
+
+TEST_CASE("malformed messages get the JSON-RPC error the spec names") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  const size_t base = client.wait_count(1).size();
+
+  client.send(std::string_view("{\"jsonrpc\":\"2.0\",\"id\":1,"));
+  client.send(std::string_view("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"x\xff\"}"));
+  client.send(std::string_view("42"));
+  client.send(std::string_view(R"({"jsonrpc":"1.0","id":3,"method":"ping"})"));
+  client.send(std::string_view(R"({"jsonrpc":"2.0","id":{"a":1},"method":"ping"})"));
+  client.send(std::string_view(R"({"jsonrpc":"2.0","id":4,"method":"no/such"})"));
+  client.send(std::string_view(R"({"jsonrpc":"2.0","id":5,"method":"tools/list","params":[1]})"));
+  auto all = client.wait_count(base + 7);
+  CHECK(all[base + 0]["error"]["code"] == -32700);
+  CHECK(all[base + 0]["id"].is_null());
+  CHECK(all[base + 1]["error"]["code"] == -32700);  // invalid UTF-8
+  CHECK(all[base + 2]["error"]["code"] == -32600);
+  CHECK(all[base + 3]["error"]["code"] == -32600);
+  CHECK(all[base + 3]["id"] == 3);
+  CHECK(all[base + 4]["error"]["code"] == -32600);
+  CHECK(all[base + 4]["id"].is_null());
+  CHECK(all[base + 5]["error"]["code"] == -32601);
+  CHECK(all[base + 5]["id"] == 4);
+  CHECK(all[base + 6]["error"]["code"] == -32602);
+
+  SECTION("a response from the client is ignored") {
+    client.send(std::string_view(R"({"jsonrpc":"2.0","id":77,"result":{}})"));
+    auto pong = client.request(req(6, "ping"));
+    CHECK(pong["result"] == json::object());
+    CHECK(client.received().size() == base + 8);
+  }
+  SECTION("a notification with an id is acted on and reported") {
+    client.send(std::string_view(R"({"jsonrpc":"2.0","id":8,"method":"notifications/initialized"})"));
+    auto answer = client.wait_for_id(8);
+    CHECK(answer["error"]["code"] == -32600);
+  }
+}
+
+TEST_CASE("batches: refused on 2025-06-18 and later, served on 2025-03-26") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  const std::string batch =
+      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},)"
+      R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"b"}}}])";
+  SECTION("2025-11-25") {
+    Client client(server);
+    client.initialize("2025-11-25");
+    client.send(std::string_view(batch));
+    auto all = client.wait_count(2);
+    CHECK(all[1]["error"]["code"] == -32600);
+  }
+  SECTION("2025-03-26") {
+    Client client(server);
+    client.initialize("2025-03-26");
+    client.send(std::string_view(batch));
+    auto all = client.wait_count(2);
+    REQUIRE(all[1].is_array());
+    REQUIRE(all[1].size() == 2);
+    std::set<int> ids;
+    for (const auto& m : all[1]) ids.insert(m["id"].get<int>());
+    CHECK(ids == std::set<int>{1, 2});
+    client.send(std::string_view("[]"));
+    auto more = client.wait_count(3);
+    CHECK(more[2]["error"]["code"] == -32600);
+  }
+}
+
+TEST_CASE("tools/call maps outcomes to results and errors") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+
+  SECTION("success: structuredContent plus the same JSON as text") {
+    auto r = client.request(call("a", "echo", {{"text", "héllo"}}));
+    REQUIRE(r.contains("result"));
+    CHECK(r["result"]["isError"] == false);
+    CHECK(r["result"]["structuredContent"] == json{{"text", "héllo"}});
+    CHECK(json::parse(text_content(r["result"])) == r["result"]["structuredContent"]);
+  }
+  SECTION("input that fails its schema is a tool error naming the field") {
+    auto r = client.request(call("b", "echo", {{"text", 5}}));
+    CHECK(r["result"]["isError"] == true);
+    const std::string text = text_content(r["result"]);
+    CHECK(text.find("/text") != std::string::npos);
+    CHECK(text.find("inputSchema") != std::string::npos);
+    CHECK_FALSE(r["result"].contains("structuredContent"));
+  }
+  SECTION("a failing skill is a tool error with its message") {
+    auto r = client.request(call("c", "fail", {{"text", "x"}}));
+    CHECK(r["result"]["isError"] == true);
+    CHECK(text_content(r["result"]).find("git commit") != std::string::npos);
+    CHECK(text_content(r["result"]).find("FAILED_PRECONDITION") != std::string::npos);
+  }
+  SECTION("a missed deadline is a tool error") {
+    auto r = client.request(call("d", "sleepy", {{"text", "x"}}));
+    CHECK(r["result"]["isError"] == true);
+    CHECK(text_content(r["result"]).find("deadline") != std::string::npos);
+  }
+  SECTION("output that breaks the output schema is a tool error") {
+    auto r = client.request(call("e", "bad-output", {{"text", "x"}}));
+    CHECK(r["result"]["isError"] == true);
+  }
+  SECTION("an unknown tool is invalid params with a suggestion") {
+    auto r = client.request(call("f", "ecko", {{"text", "x"}}));
+    CHECK(r["error"]["code"] == -32602);
+    CHECK(r["error"]["message"].get<std::string>().find("'echo'") != std::string::npos);
+  }
+  SECTION("arguments must be an object; a missing name is invalid params") {
+    auto r = client.request(call("g", "echo", json::array()));
+    CHECK(r["error"]["code"] == -32602);
+    auto r2 = client.request(req("h", "tools/call", {{"arguments", json::object()}}));
+    CHECK(r2["error"]["code"] == -32602);
+  }
+}
+
+TEST_CASE("tools/list pages with opaque cursors") {
+  TestHost host(7);  // 8 own skills + 7 = 15 tools
+  mcp::ServerOptions options;
+  options.page_size = 4;
+  mcp::Server server(*host.executor, options);
+  Client client(server);
+  client.initialize();
+  std::vector<std::string> names;
+  json cursor;
+  for (int page = 0; page < 10; ++page) {
+    json params = json::object();
+    if (!cursor.is_null()) params["cursor"] = cursor;
+    auto r = client.request(req(100 + page, "tools/list", params));
+    REQUIRE(r.contains("result"));
+    CHECK(r["result"]["tools"].size() <= 4);
+    for (const auto& t : r["result"]["tools"]) names.push_back(t["name"]);
+    if (!r["result"].contains("nextCursor")) break;
+    cursor = r["result"]["nextCursor"];
+  }
+  CHECK(names.size() == 15);
+  CHECK(std::set<std::string>(names.begin(), names.end()).size() == 15);
+  auto bad = client.request(req(200, "tools/list", {{"cursor", "not-a-cursor"}}));
+  CHECK(bad["error"]["code"] == -32602);
+}
+
+TEST_CASE("a progressToken turns progress reports into notifications/progress") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  const size_t base = client.received().size();
+  auto r = client.request(call("p", "progress", {{"text", "x"}}, {{"progressToken", "tok-1"}}));
+  CHECK(r["result"]["isError"] == false);
+  auto all = client.received();
+  std::vector<json> progress(all.begin() + base, all.end() - 1);
+  REQUIRE(progress.size() == 3);
+  double last = -1;
+  for (const auto& n : progress) {
+    CHECK(n["method"] == "notifications/progress");
+    CHECK(n["params"]["progressToken"] == "tok-1");
+    CHECK(n["params"]["total"] == 3);
+    CHECK(n["params"]["progress"].get<double>() > last);
+    last = n["params"]["progress"];
+    CHECK_FALSE(n.contains("id"));
+  }
+  CHECK(all.back()["id"] == "p");  // the response comes after every notification
+
+  SECTION("without a token there are no notifications") {
+    const size_t before = client.received().size();
+    client.request(call("q", "progress", {{"text", "x"}}));
+    CHECK(client.received().size() == before + 1);
+  }
+}
+
+TEST_CASE("notifications/cancelled stops the call and suppresses its response") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  client.post(call("slow-1", "slow", {{"text", "x"}}));
+  // Calls run concurrently: a fast call is answered while the slow one runs.
+  auto echo = client.request(call("fast", "echo", {{"text", "x"}}));
+  CHECK(echo["result"]["isError"] == false);
+  client.post(json{{"jsonrpc", "2.0"},
+                   {"method", "notifications/cancelled"},
+                   {"params", {{"requestId", "slow-1"}, {"reason", "user pressed Esc"}}}});
+  server.wait_idle(client.session());
+  auto pong = client.request(req("after", "ping"));
+  CHECK(pong["result"] == json::object());
+  for (const auto& m : client.received()) CHECK(m.value("id", json()) != "slow-1");
+  // Cancelling something unknown or finished is ignored.
+  client.post(json{{"jsonrpc", "2.0"},
+                   {"method", "notifications/cancelled"},
+                   {"params", {{"requestId", "nope"}}}});
+  CHECK(client.request(req("after2", "ping"))["result"] == json::object());
+}
+
+TEST_CASE("logging/setLevel filters notifications/message") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  auto bad = client.request(req(1, "logging/setLevel", {{"level", "loud"}}));
+  CHECK(bad["error"]["code"] == -32602);
+  auto ok = client.request(req(2, "logging/setLevel", {{"level", "warning"}}));
+  CHECK(ok["result"] == json::object());
+  const size_t before = client.received().size();
+  server.broadcast_log("info", "tests", "dropped");
+  server.broadcast_log("error", "tests", "kept");
+  auto all = client.wait_count(before + 1);
+  REQUIRE(all.size() == before + 1);
+  CHECK(all.back()["method"] == "notifications/message");
+  CHECK(all.back()["params"]["level"] == "error");
+  CHECK(all.back()["params"]["logger"] == "tests");
+  CHECK(all.back()["params"]["data"] == "kept");
+}
+
+TEST_CASE("resources: SKILL.md, templates, and report files written during the session") {
+  TestHost host;
+  const auto skills = temp_dir("skills");
+  std::filesystem::create_directories(skills / "echo" / "prompts");
+  std::ofstream(skills / "echo" / "SKILL.md") << "---\nname: echo\n---\n# echo\n";
+  std::ofstream(skills / "echo" / "prompts" / "review.md")
+      << "# Review a file with echo\nEcho {{file}} back, then check {{aspect}}.\n";
+  mcp::ServerOptions options;
+  options.skills_dir = skills;
+  mcp::Server server(*host.executor, options);
+  Client client(server);
+  client.initialize();
+
+  auto list = client.request(req(1, "resources/list"));
+  REQUIRE(list["result"]["resources"].size() == 1);
+  CHECK(list["result"]["resources"][0]["uri"] == "skill://echo/SKILL.md");
+  auto read = client.request(req(2, "resources/read", {{"uri", "skill://echo/SKILL.md"}}));
+  CHECK(read["result"]["contents"][0]["text"] == "---\nname: echo\n---\n# echo\n");
+  CHECK(read["result"]["contents"][0]["mimeType"] == "text/markdown");
+  auto missing = client.request(req(3, "resources/read", {{"uri", "skill://nope/SKILL.md"}}));
+  CHECK(missing["error"]["code"] == -32002);
+  auto outside = client.request(req(4, "resources/read", {{"uri", "file:///etc/passwd"}}));
+  CHECK(outside["error"]["code"] == -32002);
+  auto templates = client.request(req(5, "resources/templates/list"));
+  CHECK(templates["result"]["resourceTemplates"][0]["uriTemplate"] == "skill://{name}/SKILL.md");
+
+  const auto out = temp_dir("report");
+  auto r = client.request(call("r", "report", {{"text", out.string()}}));
+  REQUIRE(r["result"]["isError"] == false);
+  const std::string uri = "file://" + (out / "report.md").string();
+  auto list2 = client.request(req(6, "resources/list"));
+  bool listed = false;
+  for (const auto& res : list2["result"]["resources"]) listed |= res["uri"] == uri;
+  CHECK(listed);
+  auto report = client.request(req(7, "resources/read", {{"uri", uri}}));
+  CHECK(report["result"]["contents"][0]["text"] == "# Report\n\nAll good.\n");
+  bool changed = false;
+  for (const auto& m : client.received()) {
+    changed |= m.value("method", "") == "notifications/resources/list_changed";
+  }
+  CHECK(changed);
+  auto sub = client.request(req(8, "resources/subscribe", {{"uri", uri}}));
+  CHECK(sub["result"] == json::object());
+
+  SECTION("workflow prompts declared by the skill") {
+    auto prompts = client.request(req(9, "prompts/list"));
+    REQUIRE(prompts["result"]["prompts"].size() == 1);
+    const auto& p = prompts["result"]["prompts"][0];
+    CHECK(p["name"] == "echo-review");
+    CHECK(p["arguments"].size() == 2);
+    auto got = client.request(
+        req(10, "prompts/get", {{"name", "echo-review"}, {"arguments", {{"file", "a.py"}, {"aspect", "style"}}}}));
+    const std::string text = got["result"]["messages"][0]["content"]["text"];
+    CHECK(text.find("Echo a.py back, then check style.") != std::string::npos);
+    auto missing_arg = client.request(req(11, "prompts/get", {{"name", "echo-review"}}));
+    CHECK(missing_arg["error"]["code"] == -32602);
+    auto completion = client.request(req(
+        12, "completion/complete",
+        {{"ref", {{"type", "ref/resource"}, {"uri", "skill://{name}/SKILL.md"}}},
+         {"argument", {{"name", "name"}, {"value", "ec"}}}}));
+    CHECK(completion["result"]["completion"]["values"] == json::array({"echo"}));
+  }
+  std::filesystem::remove_all(skills);
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("conformance fixtures are served from the fixtures file") {
+  TestHost host;
+  mcp::ServerOptions options;
+  options.fixtures_file =
+      std::string(SKILLRT_SOURCE_DIR) + "/plugins/mcp-fixtures/conformance.json";
+  mcp::Server server(*host.executor, options);
+  Client client(server);
+  client.initialize();
+  auto text = client.request(call("1", "test_simple_text", json::object()));
+  CHECK(text["result"]["content"][0]["type"] == "text");
+  const size_t before = client.received().size();
+  auto progress =
+      client.request(call("2", "test_tool_with_progress", json::object(), {{"progressToken", 7}}));
+  CHECK(client.received().size() == before + 4);
+  auto tmpl = client.request(req(3, "resources/read", {{"uri", "test://template/123/data"}}));
+  CHECK(tmpl["result"]["contents"][0]["text"].get<std::string>().find("123") != std::string::npos);
+  auto binary = client.request(req(4, "resources/read", {{"uri", "test://static-binary"}}));
+  CHECK(binary["result"]["contents"][0]["blob"].is_string());
+  auto prompt = client.request(req(5, "prompts/get", {{"name", "test_prompt_with_arguments"},
+                                                      {"arguments", {{"arg1", "A1"}, {"arg2", "B2"}}}}));
+  CHECK(prompt["result"]["messages"].dump().find("A1") != std::string::npos);
+  auto list = client.request(req(6, "tools/list"));
+  bool found = false;
+  for (const auto& t : list["result"]["tools"]) {
+    if (t["name"] == "json_schema_2020_12_tool") {
+      found = true;
+      CHECK(t["inputSchema"]["$schema"] == "https://json-schema.org/draft/2020-12/schema");
+    }
+  }
+  CHECK(found);
+}
