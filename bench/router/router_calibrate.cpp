@@ -6,6 +6,7 @@
 // Output: the coefficients to paste into core/src/router/calibration.cpp, a reliability
 // table (predicted confidence against observed accuracy) and the evaluation reports.
 // The held-out ("test") split never enters the fit.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -76,6 +77,61 @@ std::array<double, 5> fit(const std::vector<Sample>& samples, double l2) {
   return w;
 }
 
+// Share of in-scope dev requests whose best candidate by raw score is the label: ranking
+// quality before any threshold, which the weights decide and the calibration cannot change.
+double dev_ranking(const std::vector<skillrt::router::SkillCard>& cards,
+                   const std::vector<skillrt::router::LabelledRequest>& requests,
+                   const skillrt::router::Weights& w) {
+  skillrt::router::Router router(cards, 0.5, Calibration::fitted(), w);
+  size_t total = 0, right = 0;
+  for (const auto& r : requests) {
+    if (r.split != "dev" || r.skill == skillrt::router::kNoneLabel) continue;
+    ++total;
+    auto scored = router.score(r.text);
+    right += !scored.empty() && router.cards()[scored.front().card].name == r.skill ? 1 : 0;
+  }
+  return total == 0 ? 0.0 : static_cast<double>(right) / static_cast<double>(total);
+}
+
+// --grid: tries weightings on the dev split only and prints the best few.
+int grid_search(const std::vector<skillrt::router::SkillCard>& cards,
+                const std::vector<skillrt::router::LabelledRequest>& requests) {
+  skillrt::router::Weights base;
+  std::printf("defaults: dev ranking %.1f%%\n", 100.0 * dev_ranking(cards, requests, base));
+  struct Row {
+    double score;
+    skillrt::router::Weights w;
+  };
+  std::vector<Row> rows;
+  for (double name : {2.0, 3.0})
+    for (double kw : {1.5, 2.0, 3.0})
+      for (double desc : {0.5, 1.0})
+        for (double ex : {0.5, 1.0, 1.5})
+          for (double b : {0.25, 0.4, 0.6})
+            for (double con : {0.5, 0.7, 1.0})
+              for (double bi : {0.2, 0.3, 0.5}) {
+                skillrt::router::Weights w = base;
+                w.name = name;
+                w.keywords = kw;
+                w.description = desc;
+                w.examples = ex;
+                w.b = b;
+                w.concept_word = con;
+                w.cjk_bigram = bi;
+                rows.push_back({dev_ranking(cards, requests, w), w});
+              }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.score > b.score; });
+  for (size_t i = 0; i < rows.size() && i < 10; ++i) {
+    const auto& w = rows[i].w;
+    std::printf("%.1f%%  name %.1f keywords %.1f description %.1f examples %.1f b %.2f "
+                "concept %.1f bigram %.1f\n",
+                100.0 * rows[i].score, w.name, w.keywords, w.description, w.examples, w.b,
+                w.concept_word, w.cjk_bigram);
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +139,7 @@ int main(int argc, char** argv) {
   std::vector<std::filesystem::path> dirs;
   double threshold = skillrt::router::Router::kDefaultThreshold;
   bool show_heldout = false;
+  bool grid = false;
   std::vector<std::string> queries;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
@@ -91,13 +148,15 @@ int main(int argc, char** argv) {
       dirs.emplace_back(argv[++i]);
     } else if (std::strcmp(argv[i], "--query") == 0 && i + 1 < argc) {
       queries.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--grid") == 0) {
+      grid = true;
     } else if (std::strcmp(argv[i], "--show-heldout") == 0) {
       show_heldout = true;
     } else if (std::strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
       threshold = std::stod(argv[++i]);
     } else {
       std::fprintf(stderr, "usage: %s [--data FILE] [--skills DIR]... [--threshold T] [--show-heldout] "
-                   "[--query TEXT]...\n",
+                   "[--query TEXT]... [--grid]\n",
                    argv[0]);
       return 2;
     }
@@ -113,6 +172,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto cards = skillrt::router::to_cards(docs.docs);
+  if (grid) return grid_search(cards, *requests);
   // The features do not depend on the calibration, so any instance gives the same samples.
   skillrt::router::Router probe(cards, threshold);
 

@@ -8,11 +8,11 @@ namespace skillrt::router {
 // evaluation test in tests/unit/router fails when routing quality drops.
 Calibration Calibration::fitted() {
   Calibration c;
-  c.bias = -13.8010;
-  c.w_raw = 3.2043;
-  c.w_coverage = 2.3923;
-  c.w_margin = 2.5902;
-  c.w_matched = 5.4478;
+  c.bias = -13.4861;
+  c.w_raw = 2.4195;
+  c.w_coverage = 2.8338;
+  c.w_margin = 3.5685;
+  c.w_matched = 6.1414;
   return c;
 }
 

@@ -15,29 +15,16 @@ namespace {
 using detail::Term;
 using detail::TermKind;
 
-// How much each card field says about a skill: its name and the keywords its author chose
-// are stronger evidence than a word somewhere in a long description.
-constexpr double kNameWeight = 3.0;
-constexpr double kKeywordWeight = 2.0;
-constexpr double kDescriptionWeight = 1.0;
-constexpr double kExampleWeight = 1.0;
-
-// BM25 saturation: repeating a word in a card helps less and less; long cards are damped
-// only mildly because rich cards are a feature, not noise.
-constexpr double kK1 = 1.2;
-constexpr double kB = 0.4;
-
-// Request-side weights by term origin: a character bigram is weak evidence on its own.
-double query_weight(TermKind kind) {
+double query_weight(const Weights& w, TermKind kind) {
   switch (kind) {
     case TermKind::kWord:
-      return 1.0;
+      return w.word;
     case TermKind::kConcept:
-      return 0.7;
+      return w.concept_word;
     case TermKind::kCjkWord:
-      return 1.0;
+      return w.cjk_word;
     case TermKind::kCjkBigram:
-      return 0.3;
+      return w.cjk_bigram;
   }
   return 0.0;
 }
@@ -74,11 +61,12 @@ std::string display_of(const Term& t) {
 
 struct Router::Index {
   std::vector<SkillCard> cards;
+  Weights weights;
   std::unordered_map<std::string, uint32_t, detail::TransparentHash, std::equal_to<>> term_ids;
   std::vector<double> idf;
   std::vector<std::vector<Posting>> postings;  // by term id, sorted by skill
 
-  explicit Index(std::vector<SkillCard> in) : cards(std::move(in)) { build(); }
+  Index(std::vector<SkillCard> in, Weights w) : cards(std::move(in)), weights(w) { build(); }
 
   void build() {
     const auto& lexicon = detail::Lexicon::builtin();
@@ -107,10 +95,10 @@ struct Router::Index {
       const SkillCard& card = cards[s];
       std::string name = card.name;
       std::replace(name.begin(), name.end(), '-', ' ');
-      add(name, kNameWeight, length[s]);
-      add(card.description, kDescriptionWeight, length[s]);
-      for (const auto& k : card.keywords) add(k, kKeywordWeight, length[s]);
-      for (const auto& e : card.examples) add(e, kExampleWeight, length[s]);
+      add(name, weights.name, length[s]);
+      add(card.description, weights.description, length[s]);
+      for (const auto& k : card.keywords) add(k, weights.keywords, length[s]);
+      for (const auto& e : card.examples) add(e, weights.examples, length[s]);
       tf[s].reserve(touched.size());
       for (uint32_t id : touched) {
         tf[s].emplace_back(id, scratch[id]);
@@ -133,10 +121,10 @@ struct Router::Index {
     // Postings were appended in skill order, so each list is already sorted by skill.
     std::vector<size_t> cursor(postings.size(), 0);
     for (size_t s = 0; s < n; ++s) {
-      double norm = kK1 * (1.0 - kB + kB * length[s] / avg_length);
+      double norm = weights.k1 * (1.0 - weights.b + weights.b * length[s] / avg_length);
       for (auto [id, f] : tf[s]) {
         Posting& p = postings[id][cursor[id]++];
-        p.weight = static_cast<float>(idf[id] * f * (kK1 + 1.0) / (f + norm));
+        p.weight = static_cast<float>(idf[id] * f * (weights.k1 + 1.0) / (f + norm));
       }
     }
   }
@@ -149,7 +137,7 @@ struct Router::Index {
     out.terms.reserve(analysis.terms.size());
     std::unordered_map<std::string_view, size_t> seen;
     for (const Term& t : analysis.terms) {
-      double w = query_weight(t.kind);
+      double w = query_weight(weights, t.kind);
       auto [it, inserted] = seen.try_emplace(t.text, out.terms.size());
       if (!inserted) {
         QueryTerm& same = out.terms[it->second];
@@ -187,8 +175,9 @@ double Calibration::apply(const Features& f) const {
 Router::Router(std::vector<SkillCard> cards, double threshold)
     : Router(std::move(cards), threshold, Calibration::fitted()) {}
 
-Router::Router(std::vector<SkillCard> cards, double threshold, Calibration calibration)
-    : index_(std::make_unique<const Index>(std::move(cards))),
+Router::Router(std::vector<SkillCard> cards, double threshold, Calibration calibration,
+               Weights weights)
+    : index_(std::make_unique<const Index>(std::move(cards), weights)),
       threshold_(threshold),
       calibration_(calibration) {}
 

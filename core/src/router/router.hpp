@@ -52,12 +52,24 @@ struct Calibration {
   double apply(const Features& f) const;
 };
 
+// Term weighting. The defaults are what the calibration was fitted with; other values are
+// for experiments (router_calibrate --grid), not for production use.
+struct Weights {
+  // Card fields: a name or a keyword its author chose says more than a description word.
+  double name = 3.0, keywords = 2.0, description = 1.0, examples = 1.0;
+  // BM25 saturation and length normalisation.
+  double k1 = 1.2, b = 0.4;
+  // Request terms by origin: a Chinese character bigram is weak evidence on its own.
+  double word = 1.0, concept_word = 0.7, cjk_word = 1.0, cjk_bigram = 0.3;
+};
+
 class Router {
  public:
   static constexpr double kDefaultThreshold = 0.5;
 
   explicit Router(std::vector<SkillCard> cards, double threshold = kDefaultThreshold);
-  Router(std::vector<SkillCard> cards, double threshold, Calibration calibration);
+  Router(std::vector<SkillCard> cards, double threshold, Calibration calibration,
+         Weights weights = {});
   ~Router();
   Router(Router&&) noexcept;
   Router& operator=(Router&&) noexcept;
