@@ -156,7 +156,7 @@ TEST_CASE("anyOf and oneOf report the alternative that fits the value's type",
 
   constexpr const char* kBoth = R"({"oneOf": [{"minimum": 1}, {"maximum": 10}]})";
   CHECK(messages(kBoth, "5") ==
-        Messages{"/: must match exactly one alternative (oneOf), but matches alternatives 0 or "
+        Messages{"/: must match exactly one alternative (oneOf), but matches alternatives 0 and "
                  "1; change the value so that only one applies"});
   const auto none = messages(R"({"oneOf": [{"minimum": 10}, {"maximum": 1}]})", "5");
   REQUIRE(none.size() == 1);

@@ -23,7 +23,7 @@ using Json = nlohmann::json;
 // that differ only in type read as one sentence ("must be string or null").
 struct Finding {
   Violation violation;
-  std::vector<std::string> expected_types;
+  std::vector<std::string> expected_types;  // set when the value has the wrong type
 };
 
 // How many alternatives, properties or values a message lists before it stops.
@@ -75,14 +75,16 @@ std::string type_name(vc::TypeConstraint::JsonType type) {
   return "unknown";
 }
 
-std::string join_or(const std::vector<std::string>& words) {
+std::string join_words(const std::vector<std::string>& words, const char* last) {
   std::string out;
   for (std::size_t i = 0; i < words.size(); ++i) {
-    if (i > 0) out += (i + 1 == words.size()) ? " or " : ", ";
+    if (i > 0) out += (i + 1 == words.size()) ? last : ", ";
     out += words[i];
   }
   return out;
 }
+
+std::string join_or(const std::vector<std::string>& words) { return join_words(words, " or "); }
 
 std::string join_quoted(const std::vector<std::string>& names) {
   std::string out;
@@ -170,7 +172,7 @@ class Explainer final : public vc::ConstraintVisitor {
     std::vector<std::string> which;
     for (unsigned index : matches) which.push_back(std::to_string(index));
     report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
-                        join_or(which) + "; change the value so that only one applies");
+                        join_words(which, " and ") + "; change the value so that only one applies");
     return false;
   }
 
@@ -188,7 +190,8 @@ class Explainer final : public vc::ConstraintVisitor {
     if (schema != nullptr && schema->contains("const")) {
       if (equal(target_, (*schema)["const"])) return true;
       report("const",
-             "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_));
+             "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_),
+             types_unlike_target({(*schema)["const"]}));
       return false;
     }
     if (constraint.getValue()->equalTo(adapter(target_), true)) return true;
@@ -242,8 +245,9 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const Json& value : values) {
         if (equal(target_, value)) return true;
       }
-      report("enum", "must be one of " + short_dump(values, 300) + ", got " +
-                         describe_value(target_));
+      report("enum",
+             "must be one of " + short_dump(values, 300) + ", got " + describe_value(target_),
+             types_unlike_target(values));
       return false;
     }
     bool found = false;
@@ -566,6 +570,22 @@ class Explainer final : public vc::ConstraintVisitor {
     return a == b;
   }
 
+  // The types of `values` when none shares the target's type, else nothing: a const or enum
+  // of another type fails for the type, which matters when choosing among alternatives.
+  std::vector<std::string> types_unlike_target(const Json& values) const {
+    std::vector<std::string> types;
+    const std::string mine = json_type_name(target_);
+    for (const Json& value : values) {
+      std::string type = json_type_name(value);
+      if (type == mine || (type == "integer" && mine == "number") ||
+          (type == "number" && mine == "integer")) {
+        return {};
+      }
+      if (std::find(types.begin(), types.end(), type) == types.end()) types.push_back(type);
+    }
+    return types;
+  }
+
   const Json* schema_node() const {
     if (current_ == nullptr || !current_->hasTitle()) return nullptr;
     return context_.index.find(current_->getTitle());
@@ -628,7 +648,7 @@ class Explainer final : public vc::ConstraintVisitor {
     const std::string pointer = pointer_from_tokens(path_);
     auto type_mismatch = [&](const std::vector<Finding>& branch) {
       return std::any_of(branch.begin(), branch.end(), [&](const Finding& f) {
-        return f.violation.keyword == "type" && f.violation.pointer == pointer;
+        return !f.expected_types.empty() && f.violation.pointer == pointer;
       });
     };
     std::vector<std::vector<Finding>*> plausible;
@@ -644,7 +664,7 @@ class Explainer final : public vc::ConstraintVisitor {
       std::vector<std::string> types;
       for (const auto& branch : failures) {
         for (const auto& f : branch) {
-          if (f.violation.keyword != "type" || f.violation.pointer != pointer) continue;
+          if (f.expected_types.empty() || f.violation.pointer != pointer) continue;
           for (const auto& t : f.expected_types) {
             if (std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
           }
