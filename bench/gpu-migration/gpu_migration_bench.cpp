@@ -1,0 +1,168 @@
+// Generates N Python files with CUDA usage, decoys in strings and comments, and plain code; times
+// gpu-migration-analyze's logic in-process and ripgrep searching the same raw patterns over the
+// same files, in one run, and prints both.
+//
+//   gpu_migration_bench [--files 5000] [--runs 5] [--dir DIR] [--rg rg] [--skillrt BIN]
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_migration.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The surface strings the rule table keys on, as a grep user would type them.
+const char* const kRawPatterns[] = {
+    "cuda",           "nccl",          "NCCL_",         "DataParallel",     "flash_attn",
+    "xformers",       "amp_C",         "apex",          "bitsandbytes",     "grouped_gemm",
+    "deepspeed",      "triton",        "cpp_extension", "CUDAExtension",    "torch\\.compile",
+    "float64",        "\\.double\\(",  "sdp_kernel",    "enable_flash_sdp", "allow_tf32",
+    "is_bf16_supported", "flash_attention_2", "clip_grad_norm_", "optim\\.(SGD|Adam|AdamW)",
+    "\\.(transpose|permute)\\(.*\\)\\.(view|reshape)\\(", "jit\\.script", "ProcessGroupNCCL",
+    "FusedAdam",      "set_float32_matmul_precision"};
+
+const char* const kUsage[] = {
+    "    x = x.cuda()\n",
+    "    torch.cuda.synchronize()\n",
+    "    device = torch.device(\"cuda:0\")\n",
+    "    dist.init_process_group(backend=\"nccl\")\n",
+    "    scaler = torch.cuda.amp.GradScaler()\n",
+    "    model = torch.nn.DataParallel(model)\n",
+    "    y = q.transpose(1, 2).reshape(b, s, -1)\n",
+    "    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)\n",
+    "    major, minor = torch.cuda.get_device_capability()\n",
+    "    model = torch.compile(model)\n",
+    "    t = torch.randn(4, device=\"cuda\")\n",
+    "    os.environ[\"NCCL_DEBUG\"] = \"INFO\"\n",
+};
+
+const char* const kDecoy[] = {
+    "    # move the batch with .cuda() before the forward pass\n",
+    "    msg = \"call torch.cuda.synchronize() to time it\"\n",
+    "    \"\"\"Uses nccl and DataParallel in the original code.\"\"\"\n",
+    "    log.info(f\"rank {rank} on cuda device {idx}\")\n",
+};
+
+const char* const kPlain[] = {
+    "    total = sum(v * w for v, w in zip(values, weights))\n",
+    "    if not items:\n        return None\n",
+    "    result = {k: v for k, v in mapping.items() if v is not None}\n",
+    "    for i in range(len(batch)):\n        out.append(batch[i] * scale + bias)\n",
+    "    path = os.path.join(root, name + '.json')\n",
+    "    data = np.asarray(values, dtype=np.float32).reshape(-1, 4)\n",
+};
+
+void generate(const fs::path& dir, int files) {
+  std::mt19937 rng(42);
+  fs::create_directories(dir);
+  for (int i = 0; i < files; ++i) {
+    const fs::path sub = dir / ("pkg" + std::to_string(i / 100));
+    fs::create_directories(sub);
+    std::ofstream out(sub / ("module_" + std::to_string(i) + ".py"));
+    out << "\"\"\"Generated module " << i << ".\"\"\"\nimport os\n\nimport numpy as np\nimport torch\n"
+        << "import torch.distributed as dist\n\n";
+    for (int f = 0; f < 8; ++f) {
+      out << "\n\ndef function_" << f << "(values, weights, batch, scale, bias, model, q, b, s):\n";
+      for (int l = 0; l < 12; ++l) {
+        const unsigned r = rng() % 100;
+        if (r < 6) {
+          out << kUsage[rng() % (sizeof kUsage / sizeof *kUsage)];
+        } else if (r < 10) {
+          out << kDecoy[rng() % (sizeof kDecoy / sizeof *kDecoy)];
+        } else {
+          out << kPlain[rng() % (sizeof kPlain / sizeof *kPlain)];
+        }
+      }
+      out << "    return values\n";
+    }
+  }
+}
+
+double seconds_of(const std::function<void()>& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int files = 5000, runs = 5;
+  std::string dir = (fs::temp_directory_path() / "gpu-migration-bench-corpus").string();
+  std::string rg = "rg", skillrt;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string a = argv[i];
+    if (a == "--files") files = std::atoi(argv[i + 1]);
+    if (a == "--runs") runs = std::atoi(argv[i + 1]);
+    if (a == "--dir") dir = argv[i + 1];
+    if (a == "--rg") rg = argv[i + 1];
+    if (a == "--skillrt") skillrt = argv[i + 1];
+  }
+  fs::remove_all(dir);
+  generate(dir, files);
+  std::uintmax_t bytes = 0;
+  for (auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.is_regular_file()) bytes += e.file_size();
+  }
+  std::printf("corpus: %d files, %.1f MB in %s\n", files, bytes / 1e6, dir.c_str());
+
+  std::string rg_args = " --no-config -n";
+  for (const char* p : kRawPatterns) rg_args += std::string(" -e '") + p + "'";
+  rg_args += " '" + dir + "' > /dev/null";
+  const bool have_rg = std::system((rg + " --version > /dev/null 2>&1").c_str()) == 0;
+
+  std::vector<double> ours, rg_times, rg1_times, cli_times;
+  size_t findings = 0, suggestions = 0;
+  // One warm-up of each, so both read from the page cache.
+  skillrt::gpu_migration::analyze({{"repo", dir}});
+  if (have_rg) (void)std::system((rg + rg_args).c_str());
+  for (int r = 0; r < runs; ++r) {
+    ours.push_back(seconds_of([&] {
+      const auto result = skillrt::gpu_migration::analyze({{"repo", dir}});
+      findings = result.at("findings").size();
+      suggestions = result.at("suggestions").size();
+    }));
+    if (have_rg) {
+      rg_times.push_back(seconds_of([&] { (void)std::system((rg + rg_args).c_str()); }));
+      rg1_times.push_back(seconds_of([&] { (void)std::system((rg + " -j1" + rg_args).c_str()); }));
+    }
+    if (!skillrt.empty()) {
+      const std::string cmd = "'" + skillrt + "' run gpu-migration-analyze --quiet --input '{\"repo\": \"" +
+                              dir + "\"}' > /dev/null";
+      cli_times.push_back(seconds_of([&] { (void)std::system(cmd.c_str()); }));
+    }
+  }
+  std::printf("gpu-migration analyze (in-process, 1 thread): median %.3f s over %d runs; %zu "
+              "findings + %zu suggestions, each with domain, rule, alternative, effort\n",
+              median(ours), runs, findings, suggestions);
+  if (!cli_times.empty()) {
+    std::printf("skillrt run gpu-migration-analyze (process, JSON out): median %.3f s\n",
+                median(cli_times));
+  }
+  if (have_rg) {
+    std::printf("ripgrep, %zu raw patterns, default threads: median %.3f s\n",
+                sizeof kRawPatterns / sizeof *kRawPatterns, median(rg_times));
+    std::printf("ripgrep -j1: median %.3f s\n", median(rg1_times));
+    std::printf("ratio analyze / rg (default threads): %.2fx; vs rg -j1: %.2fx\n",
+                median(ours) / median(rg_times), median(ours) / median(rg1_times));
+  } else {
+    std::printf("ripgrep not found ('%s'): install Debian package ripgrep for the comparison\n",
+                rg.c_str());
+  }
+  return 0;
+}

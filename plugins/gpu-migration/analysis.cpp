@@ -1,0 +1,316 @@
+#include <algorithm>
+#include <map>
+#include <skillrt/sdk.hpp>
+
+#include "detail/analysis.hpp"
+
+namespace skillrt::gpu_migration {
+namespace detail {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+WalkOptions walk_options(const Json& input) {
+  WalkOptions o;
+  o.include_vendored = input.value("include_vendored", false);
+  if (input.contains("exclude")) o.exclude = input.at("exclude").get<std::vector<std::string>>();
+  return o;
+}
+
+RuleTable table_for(const Json& input) {
+  if (input.contains("rules_file")) {
+    return rule_table_with_user_file(input.at("rules_file").get<std::string>());
+  }
+  return builtin_rule_table();
+}
+
+namespace {
+
+// Magic lines are not Python; they are blanked (keeping offsets) and pip lines are kept aside.
+std::string blank_magics(const std::string& src, std::vector<std::pair<int, std::string>>* pips) {
+  std::string out = src;
+  size_t pos = 0;
+  int line = 0;
+  while (pos < out.size()) {
+    size_t e = out.find('\n', pos);
+    if (e == std::string::npos) e = out.size();
+    ++line;
+    size_t first = out.find_first_not_of(" \t", pos);
+    if (first < e && (out[first] == '!' || out[first] == '%')) {
+      const std::string text = out.substr(first, e - first);
+      if (text.find("pip install") != std::string::npos) pips->emplace_back(line, text);
+      std::fill(out.begin() + static_cast<long>(first), out.begin() + static_cast<long>(e), ' ');
+    }
+    pos = e + 1;
+  }
+  return out;
+}
+
+void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* skipped) {
+  Json nb;
+  try {
+    nb = Json::parse(f.text);
+  } catch (const Json::parse_error& e) {
+    skipped->push_back({f.file.rel, std::string("notebook is not valid JSON: ") + e.what()});
+    f.tokenized_cleanly = false;
+    return;
+  }
+  if (!nb.is_object() || !nb.contains("cells") || !nb.at("cells").is_array()) {
+    skipped->push_back({f.file.rel, "notebook has no 'cells' array: not an nbformat 4 notebook"});
+    f.tokenized_cleanly = false;
+    return;
+  }
+  const Json& cells = nb.at("cells");
+  for (size_t i = 0; i < cells.size(); ++i) {
+    const Json& c = cells[i];
+    if (!c.is_object() || c.value("cell_type", "") != "code") continue;
+    std::string src;
+    const Json& s = c.contains("source") ? c.at("source") : Json();
+    if (s.is_string()) {
+      src = s.get<std::string>();
+    } else if (s.is_array()) {
+      for (const Json& l : s) {
+        if (l.is_string()) src += l.get<std::string>();
+      }
+    }
+    CellScan cell;
+    cell.index = static_cast<int>(i);
+    std::vector<std::pair<int, std::string>> pips;
+    cell.source = blank_magics(src, &pips);
+    cell.scan = scanner.scan_python(cell.source);
+    for (const auto& [line, text] : pips) {
+      for (Match m : scanner.scan_text(text, "requirements.txt")) {
+        m.line = line;
+        cell.magics.push_back(std::move(m));
+      }
+    }
+    cell.source = src;
+    f.cells.push_back(std::move(cell));
+  }
+}
+
+std::string trimmed_line(std::string_view text, int line) {
+  LineIndex idx(text);
+  std::string_view l = idx.line_text(line);
+  const size_t b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  l = l.substr(b);
+  if (l.size() > 240) return std::string(l.substr(0, 240)) + "...";
+  return std::string(l);
+}
+
+int effort_rank(const RuleTable& table, const std::string& effort) {
+  const EffortClass* c = table.effort_class(effort);
+  return c ? c->rank : 0;
+}
+
+}  // namespace
+
+RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
+                    const Hooks& hooks) {
+  RepoScan out;
+  out.root = root;
+  const double total = static_cast<double>(files.size());
+  size_t done = 0;
+  for (RepoFile& file : files) {
+    if (hooks.cancelled && (done % 64) == 0 && hooks.cancelled()) {
+      throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning " + file.rel);
+    }
+    if (hooks.progress && (done % 256) == 0) hooks.progress(done, total, "scanning " + file.rel);
+    ++done;
+    std::string reason;
+    std::optional<std::string> text = read_source(file.abs, &reason);
+    if (!text) {
+      out.skipped.push_back({file.rel, reason});
+      continue;
+    }
+    FileScan f;
+    f.file = std::move(file);
+    f.text = std::move(*text);
+    const std::string name = f.file.abs.filename().string();
+    if (f.file.type == FileType::kPython) {
+      f.python = scanner.scan_python(f.text);
+      if (!f.python.errors.empty()) {
+        f.tokenized_cleanly = false;
+        LineIndex idx(f.text);
+        const TokenizeError& e = f.python.errors.front();
+        out.notes.push_back(f.file.rel + ":" + std::to_string(idx.line_of(e.offset)) + ": " +
+                            e.message + " (findings after it may be incomplete; apply skips the "
+                                        "file)");
+      }
+      if (scanner.wants_text_file(name)) f.text_matches = scanner.scan_text(f.text, name);
+    } else if (f.file.type == FileType::kNotebook) {
+      scan_notebook(f, scanner, &out.skipped);
+    } else {
+      f.text_matches = scanner.scan_text(f.text, name);
+    }
+    out.files.push_back(std::move(f));
+  }
+  return out;
+}
+
+Json finding_json(const FileScan& f, const Match& m, int cell, std::string_view text) {
+  Json j = {{"file", f.file.rel},
+            {"line", m.line},
+            {"column", m.column},
+            {"code", trimmed_line(text, m.line)},
+            {"matched", m.matched},
+            {"domain", m.rule->domain},
+            {"rule", m.rule->id},
+            {"alternative", m.rule->alternative},
+            {"effort", m.effort},
+            {"source", m.rule->source},
+            {"context", m.context},
+            {"rewritable", m.has_edit && !m.marked_data}};
+  if (cell >= 0) j["cell"] = cell;
+  if (!m.note.empty()) j["note"] = m.note;
+  if (m.marked_data) j["marked_data"] = true;
+  return j;
+}
+
+Json summarize(const RepoScan& scan, const RuleTable& table) {
+  Json findings = Json::array();
+  Json suggestions = Json::array();
+  auto take = [&](const FileScan& f, const Match& m, int cell, std::string_view text) {
+    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell, text));
+  };
+  for (const FileScan& f : scan.files) {
+    std::vector<const Match*> all;
+    for (const Match& m : f.python.matches) all.push_back(&m);
+    for (const Match& m : f.text_matches) all.push_back(&m);
+    std::stable_sort(all.begin(), all.end(), [](const Match* a, const Match* b) {
+      return a->line != b->line ? a->line < b->line : a->column < b->column;
+    });
+    for (const Match* m : all) take(f, *m, -1, f.text);
+    for (const CellScan& c : f.cells) {
+      for (const Match& m : c.scan.matches) take(f, m, c.index, c.source);
+      for (const Match& m : c.magics) take(f, m, c.index, c.source);
+    }
+  }
+
+  Json domains = Json::array();
+  int worst_rank = -1;
+  std::string worst_effort = "none";
+  double total_days = 0;
+  int total_blockers = 0;
+  for (const Domain& d : table.domains) {
+    std::map<std::string, int> by_effort;
+    for (const EffortClass& e : table.effort_classes) by_effort[e.id] = 0;
+    std::vector<std::string> rules;
+    int count = 0;
+    int rank = -1;
+    std::string effort = "none";
+    double days = 0;
+    for (const Json& f : findings) {
+      if (f.at("domain") != d.id) continue;
+      ++count;
+      const std::string e = f.at("effort").get<std::string>();
+      ++by_effort[e];
+      const std::string rule = f.at("rule").get<std::string>();
+      if (std::find(rules.begin(), rules.end(), rule) == rules.end()) rules.push_back(rule);
+      const int r = effort_rank(table, e);
+      if (r > rank) {
+        rank = r;
+        effort = e;
+      }
+      const EffortClass* c = table.effort_class(e);
+      if (c && c->days_per_finding) days += *c->days_per_finding;
+    }
+    const int blockers = by_effort.count("blocker") ? by_effort["blocker"] : 0;
+    std::string verdict = count == 0 ? "works" : blockers > 0 ? "blocked" : "needs_change";
+    Json dj = {{"domain", d.id},      {"title", d.title},     {"verdict", verdict},
+               {"effort", effort},    {"findings", count},    {"by_effort", by_effort},
+               {"rules", rules}};
+    if (blockers > 0) {
+      dj["estimate_days"] = nullptr;
+      dj["estimate_note"] = std::to_string(blockers) +
+                            " blocker(s) without a documented NPU counterpart: the effort cannot "
+                            "be estimated until a replacement is designed";
+    } else {
+      dj["estimate_days"] = days;
+      dj["estimate_note"] = count == 0 ? "no CUDA-specific usage found by the rule table"
+                                       : "sum of per-finding weights (rules.json effort_classes)";
+    }
+    domains.push_back(dj);
+    total_days += days;
+    total_blockers += blockers;
+    if (rank > worst_rank) {
+      worst_rank = rank;
+      worst_effort = effort;
+    }
+  }
+  Json overall = {{"verdict", findings.empty()      ? "works"
+                              : total_blockers > 0 ? "blocked"
+                                                   : "needs_change"},
+                  {"effort", worst_effort},
+                  {"findings", findings.size()},
+                  {"blockers", total_blockers}};
+  if (total_blockers > 0) {
+    overall["estimate_days"] = nullptr;
+    overall["estimate_note"] = "at least " + std::to_string(total_days) +
+                               " days for the estimable findings, plus " +
+                               std::to_string(total_blockers) +
+                               " blocker(s) that cannot be estimated";
+  } else {
+    overall["estimate_days"] = total_days;
+    overall["estimate_note"] =
+        "heuristic: findings weighted by effort class (rules.json effort_classes)";
+  }
+  Json skipped = Json::array();
+  for (const Skipped& s : scan.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
+  return {{"findings", findings}, {"suggestions", suggestions}, {"domains", domains},
+          {"overall", overall},   {"files_scanned", scan.files.size()},
+          {"skipped", skipped},   {"excluded", scan.vendored},
+          {"notes", scan.notes}};
+}
+
+}  // namespace detail
+
+Json analyze(const Json& input, const Hooks& hooks) {
+  using namespace detail;
+  const fs::path root = resolve_root(input.at("repo").get<std::string>());
+  const RuleTable table = table_for(input);
+  const Scanner scanner(table);
+  const WalkOptions options = walk_options(input);
+  Walk walk = walk_repo(root, options,
+                        [&](const std::string& name) { return scanner.wants_text_file(name); });
+  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks);
+  for (Skipped& s : walk.skipped) scan.skipped.push_back(std::move(s));
+  scan.vendored = std::move(walk.vendored);
+  Json result = summarize(scan, table);
+  result["repo"] = root.string();
+  result["rule_table"] = {{"name", table.name}, {"version", table.version},
+                          {"origins", table.origins}, {"rules", table.rules.size()}};
+  if (scan.files.empty()) {
+    result["notes"].push_back(
+        "no Python, notebook, C++/CUDA, build or requirements file was found under the repo "
+        "(excluded folders are listed in 'excluded'): nothing to judge");
+  }
+  Json reports = Json::array();
+  if (input.contains("report_dir")) {
+    const fs::path dir = input.at("report_dir").get<std::string>();
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+      throw invalid_argument("report_dir '" + dir.string() + "' cannot be created (" +
+                             ec.message() + "): pass a writable folder");
+    }
+    std::vector<std::string> formats = {"md", "json", "xlsx"};
+    if (input.contains("formats")) formats = input.at("formats").get<std::vector<std::string>>();
+    for (const std::string& fmt : formats) {
+      const fs::path path = dir / ("gpu-migration-report." + fmt);
+      if (fmt == "md") {
+        write_atomically(path, render_markdown(result));
+      } else if (fmt == "json") {
+        write_atomically(path, result.dump(2) + "\n");
+      } else if (fmt == "xlsx") {
+        write_xlsx(result, path.string());
+      }
+      reports.push_back({{"format", fmt}, {"path", fs::absolute(path).string()}});
+    }
+  }
+  result["reports"] = reports;
+  return result;
+}
+
+}  // namespace skillrt::gpu_migration

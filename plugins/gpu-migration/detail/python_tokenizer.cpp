@@ -1,0 +1,267 @@
+#include "detail/python_tokenizer.hpp"
+
+#include <algorithm>
+
+namespace skillrt::gpu_migration::detail {
+namespace {
+
+bool is_ident_start(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+}
+
+bool is_ident_char(unsigned char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+
+// Python allows at most two prefix letters, u alone, and never b together with f.
+bool string_prefix(std::string_view p, bool* fstring) {
+  if (p.size() > 2) return false;
+  bool f = false, b = false, r = false, u = false;
+  for (char ch : p) {
+    switch (ch) {
+      case 'f': case 'F': if (f) return false; f = true; break;
+      case 'b': case 'B': if (b) return false; b = true; break;
+      case 'r': case 'R': if (r) return false; r = true; break;
+      case 'u': case 'U': if (u) return false; u = true; break;
+      default: return false;
+    }
+  }
+  if (u && p.size() > 1) return false;
+  if (f && b) return false;
+  *fstring = f;
+  return true;
+}
+
+class Tokenizer {
+ public:
+  Tokenizer(std::string_view src, TokenStream* out) : src_(src), out_(out) {}
+
+  void run(size_t begin, size_t end, bool in_fstring) {
+    int depth = 0;
+    bool code_since_newline = false;
+    size_t i = begin;
+    auto push = [&](TokenKind kind, size_t b, size_t e) {
+      Token t;
+      t.kind = kind;
+      t.begin = b;
+      t.end = e;
+      t.in_fstring = in_fstring;
+      out_->tokens.push_back(t);
+      if (kind != TokenKind::kComment && kind != TokenKind::kNewline) code_since_newline = true;
+    };
+    while (i < end) {
+      const unsigned char c = static_cast<unsigned char>(src_[i]);
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+        ++i;
+        continue;
+      }
+      if (c == '\n') {
+        if (depth == 0 && !in_fstring && code_since_newline) {
+          push(TokenKind::kNewline, i, i + 1);
+          code_since_newline = false;
+        }
+        ++i;
+        continue;
+      }
+      if (c == '#') {
+        size_t e = src_.find('\n', i);
+        if (e == std::string_view::npos || e > end) e = end;
+        push(TokenKind::kComment, i, e);
+        i = e;
+        continue;
+      }
+      if (c == '\\') {
+        size_t j = i + 1;
+        if (j < end && src_[j] == '\r') ++j;
+        if (j < end && src_[j] == '\n') {
+          i = j + 1;  // explicit line joining: the logical line goes on
+          continue;
+        }
+        error(i, "a backslash outside a string must end the line");
+        i = j;
+        continue;
+      }
+      if (c == '"' || c == '\'') {
+        i = string_at(i, i, end, false, in_fstring);
+        continue;
+      }
+      if (is_ident_start(c)) {
+        size_t j = i + 1;
+        while (j < end && is_ident_char(static_cast<unsigned char>(src_[j]))) ++j;
+        bool fstring = false;
+        if (j < end && (src_[j] == '"' || src_[j] == '\'') &&
+            string_prefix(src_.substr(i, j - i), &fstring)) {
+          i = string_at(i, j, end, fstring, in_fstring);
+          continue;
+        }
+        push(TokenKind::kName, i, j);
+        i = j;
+        continue;
+      }
+      if (is_digit(c) || (c == '.' && i + 1 < end && is_digit(static_cast<unsigned char>(src_[i + 1])))) {
+        size_t j = i + 1;
+        while (j < end) {
+          const unsigned char d = static_cast<unsigned char>(src_[j]);
+          if ((d == 'e' || d == 'E') && j + 1 < end && (src_[j + 1] == '+' || src_[j + 1] == '-') &&
+              !(src_[i] == '0' && i + 1 < end && (src_[i + 1] == 'x' || src_[i + 1] == 'X'))) {
+            j += 2;
+            continue;
+          }
+          if (!is_ident_char(d) && d != '.') break;
+          ++j;
+        }
+        push(TokenKind::kNumber, i, j);
+        i = j;
+        continue;
+      }
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+      push(TokenKind::kOp, i, i + 1);
+      ++i;
+    }
+    if (!in_fstring && code_since_newline) push(TokenKind::kNewline, end, end);
+  }
+
+ private:
+  void error(size_t offset, std::string message) {
+    out_->errors.push_back(TokenizeError{offset, std::move(message)});
+  }
+
+  // `start` is where the prefix begins, `quote` where the opening quote is. Returns the offset
+  // after the string.
+  size_t string_at(size_t start, size_t quote, size_t end, bool fstring, bool in_fstring) {
+    const char q = src_[quote];
+    const bool triple = quote + 2 < end && src_[quote + 1] == q && src_[quote + 2] == q;
+    const size_t open = triple ? 3 : 1;
+    const size_t content_begin = quote + open;
+    size_t i = content_begin;
+    size_t content_end = end;
+    size_t after = end;
+    bool terminated = false;
+    while (i < end) {
+      const char c = src_[i];
+      if (c == '\\') {
+        i += 2;
+        continue;
+      }
+      if (c == q && (!triple || (i + 2 < end && src_[i + 1] == q && src_[i + 2] == q))) {
+        content_end = i;
+        after = i + open;
+        terminated = true;
+        break;
+      }
+      if (c == '\n' && !triple) {
+        content_end = i;
+        after = i;
+        break;
+      }
+      ++i;
+    }
+    if (i >= end) {
+      content_end = end;
+      after = end;
+    }
+    if (!terminated) {
+      error(start, triple ? "unterminated triple-quoted string" : "unterminated string literal");
+    }
+    Token t;
+    t.kind = TokenKind::kString;
+    t.begin = start;
+    t.end = after;
+    t.content_begin = content_begin;
+    t.content_end = std::min(content_end, end);
+    t.fstring = fstring;
+    t.in_fstring = in_fstring;
+    out_->tokens.push_back(t);
+    if (fstring) fields(t.content_begin, t.content_end);
+    return after;
+  }
+
+  // Tokenizes the expressions of an f-string's replacement fields as code.
+  void fields(size_t begin, size_t end) {
+    size_t i = begin;
+    while (i < end) {
+      const char c = src_[i];
+      if (c == '{' && i + 1 < end && src_[i + 1] == '{') {
+        i += 2;
+        continue;
+      }
+      if (c != '{') {
+        ++i;
+        continue;
+      }
+      size_t j = i + 1;
+      int depth = 0;
+      size_t expr_end = std::string_view::npos;
+      while (j < end) {
+        const char d = src_[j];
+        if (d == '\'' || d == '"') {
+          const char q = d;
+          ++j;
+          while (j < end && src_[j] != q) j += (src_[j] == '\\') ? 2 : 1;
+          ++j;
+          continue;
+        }
+        if (d == '(' || d == '[' || d == '{') ++depth;
+        if (d == ')' || d == ']') --depth;
+        if (d == '}') {
+          if (depth == 0) break;
+          --depth;
+        }
+        if (depth == 0 && expr_end == std::string_view::npos &&
+            ((d == '!' && j + 1 < end && src_[j + 1] != '=') || d == ':')) {
+          expr_end = j;
+        }
+        ++j;
+      }
+      if (expr_end == std::string_view::npos) expr_end = std::min(j, end);
+      run(i + 1, expr_end, true);
+      i = j + 1;
+    }
+  }
+
+  std::string_view src_;
+  TokenStream* out_;
+};
+
+}  // namespace
+
+TokenStream tokenize_python(std::string_view source) {
+  TokenStream out;
+  out.tokens.reserve(source.size() / 4);
+  Tokenizer(source, &out).run(0, source.size(), false);
+  return out;
+}
+
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  starts_.push_back(0);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n' && i + 1 < text.size()) starts_.push_back(i + 1);
+  }
+}
+
+int LineIndex::line_of(size_t offset) const {
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  return static_cast<int>(it - starts_.begin());
+}
+
+int LineIndex::column_of(size_t offset) const {
+  return static_cast<int>(offset - starts_[line_of(offset) - 1]) + 1;
+}
+
+size_t LineIndex::line_begin(int line) const {
+  if (line < 1) return 0;
+  if (line > line_count()) return text_.size();
+  return starts_[line - 1];
+}
+
+std::string_view LineIndex::line_text(int line) const {
+  if (line < 1 || line > line_count()) return {};
+  const size_t b = starts_[line - 1];
+  size_t e = text_.find('\n', b);
+  if (e == std::string_view::npos) e = text_.size();
+  if (e > b && text_[e - 1] == '\r') --e;
+  return text_.substr(b, e - b);
+}
+
+}  // namespace skillrt::gpu_migration::detail

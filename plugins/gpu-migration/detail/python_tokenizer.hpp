@@ -1,0 +1,67 @@
+// A Python tokenizer written for migration analysis: it separates code from strings and
+// comments, keeps byte offsets into the source (so rewrites can be spliced in), and tokenizes the
+// replacement fields of f-strings as code.
+#ifndef SKILLRT_GPU_MIGRATION_DETAIL_PYTHON_TOKENIZER_HPP_
+#define SKILLRT_GPU_MIGRATION_DETAIL_PYTHON_TOKENIZER_HPP_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::gpu_migration::detail {
+
+enum class TokenKind : uint8_t {
+  kName,
+  kNumber,
+  kString,
+  kOp,
+  kComment,
+  kNewline,  // end of a logical line (depth 0, not continued)
+};
+
+struct Token {
+  TokenKind kind = TokenKind::kOp;
+  size_t begin = 0;  // byte offsets into the source, [begin, end)
+  size_t end = 0;
+  // Strings only: where the text between the quotes lies.
+  size_t content_begin = 0;
+  size_t content_end = 0;
+  bool fstring = false;
+  // Code tokens that come from an f-string replacement field.
+  bool in_fstring = false;
+};
+
+struct TokenizeError {
+  size_t offset = 0;
+  std::string message;
+};
+
+struct TokenStream {
+  std::vector<Token> tokens;
+  std::vector<TokenizeError> errors;
+};
+
+// Never throws on malformed input: problems are reported in `errors` and tokenizing continues on
+// the next line, so one bad line does not hide the findings in the rest of the file.
+TokenStream tokenize_python(std::string_view source);
+
+// Maps byte offsets to 1-based line and column numbers.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  int line_of(size_t offset) const;
+  int column_of(size_t offset) const;
+  size_t line_begin(int line) const;
+  std::string_view line_text(int line) const;
+  int line_count() const { return static_cast<int>(starts_.size()); }
+
+ private:
+  std::string_view text_;
+  std::vector<size_t> starts_;
+};
+
+}  // namespace skillrt::gpu_migration::detail
+
+#endif  // SKILLRT_GPU_MIGRATION_DETAIL_PYTHON_TOKENIZER_HPP_

@@ -1,0 +1,168 @@
+#include "detail/repo.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <skillrt/sdk.hpp>
+#include <sstream>
+
+#include "detail/rule_table.hpp"
+
+namespace skillrt::gpu_migration::detail {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uintmax_t kMaxSourceBytes = 16u << 20;
+
+bool valid_utf8(const std::string& s) {
+  size_t i = 0;
+  const size_t n = s.size();
+  while (i < n) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t extra = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0 && c >= 0xC2) {
+      extra = 1;
+    } else if ((c & 0xF0) == 0xE0) {
+      extra = 2;
+    } else if ((c & 0xF8) == 0xF0 && c <= 0xF4) {
+      extra = 3;
+    } else {
+      return false;
+    }
+    if (i + extra >= n) return false;
+    for (size_t k = 1; k <= extra; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += extra + 1;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool is_vendored_dir_name(const std::string& name) {
+  static const char* const kNames[] = {"third_party", "third-party", "thirdparty", "3rdparty",
+                                       "vendor",      "vendored",    "external",   "externals",
+                                       "site-packages", "dist-packages", "node_modules", ".venv",
+                                       "venv",        ".tox",        ".eggs"};
+  for (const char* k : kNames) {
+    if (name == k) return true;
+  }
+  return false;
+}
+
+bool is_excluded(const std::string& rel, const WalkOptions& options) {
+  for (const std::string& e : options.exclude) {
+    std::string p = e;
+    while (!p.empty() && p.back() == '/') p.pop_back();
+    if (p.empty()) continue;
+    if (rel == p || (rel.size() > p.size() && rel.compare(0, p.size(), p) == 0 && rel[p.size()] == '/'))
+      return true;
+    if (p.find_first_of("*?") != std::string::npos && glob_match(p, rel)) return true;
+  }
+  return false;
+}
+
+fs::path resolve_root(const std::string& repo) {
+  if (repo.empty()) throw invalid_argument("repo is empty: pass the path of the project folder");
+  std::error_code ec;
+  const fs::path p(repo);
+  if (!fs::exists(p, ec)) {
+    throw invalid_argument("repo '" + repo + "' does not exist: pass the path of the project folder");
+  }
+  if (!fs::is_directory(p, ec)) {
+    throw invalid_argument("repo '" + repo +
+                           "' is not a directory: pass the root folder of the project, not a file");
+  }
+  fs::path root = fs::canonical(p, ec);
+  if (ec) throw invalid_argument("repo '" + repo + "' cannot be resolved: " + ec.message());
+  fs::directory_iterator probe(root, ec);
+  if (ec) {
+    throw invalid_argument("repo '" + repo + "' cannot be listed (" + ec.message() +
+                           "): check its permissions");
+  }
+  return root;
+}
+
+std::optional<std::string> read_source(const fs::path& path, std::string* reason) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(path, ec);
+  if (ec) {
+    *reason = "cannot be read: " + ec.message();
+    return std::nullopt;
+  }
+  if (size > kMaxSourceBytes) {
+    *reason = "larger than 16 MiB: not a source file to migrate (exclude it or split it)";
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *reason = std::string("cannot be read: ") + std::strerror(errno);
+    return std::nullopt;
+  }
+  std::string text(static_cast<size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (!in && !in.eof()) {
+    *reason = "cannot be read: read error";
+    return std::nullopt;
+  }
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.find('\0') != std::string::npos) {
+    *reason = "binary file (contains NUL bytes): not scanned";
+    return std::nullopt;
+  }
+  if (!valid_utf8(text)) {
+    *reason = "not valid UTF-8: re-encode it as UTF-8 to have it scanned";
+    return std::nullopt;
+  }
+  return text;
+}
+
+bool inside_root(const fs::path& root, const fs::path& path) {
+  std::error_code ec;
+  const fs::path real = fs::weakly_canonical(path, ec);
+  if (ec) return false;
+  const std::string r = root.generic_string();
+  const std::string p = real.generic_string();
+  return p.size() > r.size() && p.compare(0, r.size(), r) == 0 && p[r.size()] == '/';
+}
+
+void write_atomically(const fs::path& path, const std::string& content) {
+  std::error_code ec;
+  const fs::perms perms = fs::status(path, ec).permissions();
+  const fs::path tmp = path.parent_path() /
+                       ("." + path.filename().string() + ".gpu-migration." +
+                        std::to_string(::getpid()) + ".tmp");
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      throw SkillError(SKILLRT_FAILED_PRECONDITION,
+                       "cannot create temporary file '" + tmp.string() + "' (" +
+                           std::strerror(errno) + "): check that the folder is writable");
+    }
+    out.write(content.data(), static_cast<std::streamsize>(content.size()));
+    out.flush();
+    if (!out) {
+      fs::remove(tmp, ec);
+      throw SkillError(SKILLRT_FAILED_PRECONDITION,
+                       "cannot write '" + tmp.string() + "': disk full or folder not writable");
+    }
+  }
+  if (!ec) fs::permissions(tmp, perms, ec);
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    fs::remove(tmp, ec);
+    throw SkillError(SKILLRT_FAILED_PRECONDITION,
+                     "cannot replace '" + path.string() + "' (" + why + "); it is unchanged");
+  }
+}
+
+}  // namespace skillrt::gpu_migration::detail

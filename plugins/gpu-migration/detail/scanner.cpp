@@ -1,0 +1,463 @@
+#include "detail/scanner.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace skillrt::gpu_migration::detail {
+
+class RuleIndex {
+ public:
+  struct ChainEntry {
+    const Rule* rule;
+    const Dotted* pattern;
+  };
+  // Chain and import candidates keyed by the pattern's first component, in table order.
+  std::unordered_map<std::string, std::vector<ChainEntry>> chains;
+  std::unordered_map<std::string, std::vector<ChainEntry>> imports;
+  std::unordered_map<std::string, std::vector<const Rule*>> attributes;
+  std::vector<const Rule*> strings;
+  std::vector<const Rule*> texts;
+  std::vector<const Rule*> transpose_view;
+  std::unordered_map<std::string, std::string> min_versions;  // apis_config.json
+};
+
+namespace {
+
+std::string_view view(std::string_view src, const Token& t) {
+  return src.substr(t.begin, t.end - t.begin);
+}
+
+bool is_op(std::string_view src, const Token& t, char c) {
+  return t.kind == TokenKind::kOp && src[t.begin] == c;
+}
+
+bool is_name(std::string_view src, const Token& t, std::string_view name) {
+  return t.kind == TokenKind::kName && view(src, t) == name;
+}
+
+bool prefix_of(const Dotted& pattern, const std::vector<std::string_view>& chain) {
+  if (pattern.size() > chain.size()) return false;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != chain[i]) return false;
+  }
+  return true;
+}
+
+std::string join(const std::vector<std::string_view>& parts, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n && i < parts.size(); ++i) {
+    if (i) out += '.';
+    out += parts[i];
+  }
+  return out;
+}
+
+std::vector<int> parse_version(std::string_view v) {
+  std::vector<int> out;
+  int cur = 0;
+  bool any = false;
+  for (char c : v) {
+    if (c >= '0' && c <= '9') {
+      cur = cur * 10 + (c - '0');
+      any = true;
+    } else if (c == '.') {
+      out.push_back(cur);
+      cur = 0;
+      any = false;
+    } else {
+      break;
+    }
+  }
+  if (any) out.push_back(cur);
+  return out;
+}
+
+bool version_less(const std::vector<int>& a, const std::vector<int>& b) {
+  for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+    const int x = i < a.size() ? a[i] : 0;
+    const int y = i < b.size() ? b[i] : 0;
+    if (x != y) return x < y;
+  }
+  return false;
+}
+
+// Refines a dependency finding with the minimum versions of apis_config.json.
+void check_version(const RuleIndex& index, std::string_view line, Match& m) {
+  static const std::regex kSpec(
+      "(transformers|accelerate|peft|trl)\\s*(==|>=|<=|~=|<|>|!=)?\\s*([0-9][0-9A-Za-z.]*)?");
+  std::match_results<std::string_view::const_iterator> r;
+  if (!std::regex_search(line.begin(), line.end(), r, kSpec)) return;
+  const std::string pkg = r[1].str();
+  auto it = index.min_versions.find(pkg);
+  if (it == index.min_versions.end()) return;
+  const std::string op = r[2].str();
+  const std::string ver = r[3].str();
+  if (op.empty() || ver.empty()) {
+    m.note = pkg + " is not pinned: transfer_to_npu's hooks need at least " + it->second +
+             "; the installed version cannot be told from the sources";
+    return;
+  }
+  const bool below = version_less(parse_version(ver), parse_version(it->second));
+  if ((op == "==" || op == "<=" || op == "<" || op == "~=") && below) {
+    m.effort = "small_manual";
+    m.note = pkg + " " + op + ver + " is below " + it->second +
+             ", the minimum for which transfer_to_npu hooks its CUDA checks: upgrade it";
+    return;
+  }
+  if (op == "<" || op == "<=") {
+    m.note = pkg + " " + op + ver + " allows versions below " + it->second + ": raise the floor";
+    m.effort = "small_manual";
+    return;
+  }
+  m.note = pkg + " " + op + ver + " is at or above " + it->second + " (apis_config.json)";
+}
+
+struct ImportInfo {
+  bool is_import = false;
+  bool torch = false;
+  bool torch_npu = false;
+  bool transfer = false;
+};
+
+}  // namespace
+
+Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) {
+  for (const Rule& r : table.rules) {
+    switch (r.kind) {
+      case MatchKind::kChain:
+        for (const Dotted& p : r.patterns) index_->chains[p.front()].push_back({&r, &p});
+        break;
+      case MatchKind::kImport:
+        for (const Dotted& p : r.patterns) index_->imports[p.front()].push_back({&r, &p});
+        break;
+      case MatchKind::kAttribute:
+        index_->attributes[r.name].push_back(&r);
+        break;
+      case MatchKind::kString:
+        index_->strings.push_back(&r);
+        break;
+      case MatchKind::kText:
+        index_->texts.push_back(&r);
+        break;
+      case MatchKind::kTransposeView:
+        index_->transpose_view.push_back(&r);
+        break;
+    }
+  }
+  const nlohmann::json apis = nlohmann::json::parse(builtin_apis_config_text());
+  for (auto it = apis.begin(); it != apis.end(); ++it) {
+    index_->min_versions[it.key()] = it.value().value("version", "");
+  }
+}
+
+Scanner::~Scanner() { delete index_; }
+
+bool Scanner::wants_text_file(std::string_view file_name) const {
+  for (const Rule* r : index_->texts) {
+    for (const std::string& g : r->files) {
+      if (glob_match(g, file_name)) return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Match> Scanner::scan_text(std::string_view src, std::string_view file_name) const {
+  std::vector<Match> out;
+  std::vector<const Rule*> rules;
+  for (const Rule* r : index_->texts) {
+    for (const std::string& g : r->files) {
+      if (glob_match(g, file_name)) {
+        rules.push_back(r);
+        break;
+      }
+    }
+  }
+  if (rules.empty()) return out;
+  // '#' starts a preprocessor line in C-family files, a comment everywhere else.
+  const size_t dot = file_name.rfind('.');
+  const std::string_view ext = dot == std::string_view::npos ? "" : file_name.substr(dot);
+  const bool c_family = ext == ".cu" || ext == ".cuh" || ext == ".cpp" || ext == ".cc" ||
+                        ext == ".cxx" || ext == ".c" || ext == ".h" || ext == ".hpp";
+  int line_no = 0;
+  size_t pos = 0;
+  while (pos <= src.size()) {
+    size_t e = src.find('\n', pos);
+    if (e == std::string_view::npos) e = src.size();
+    std::string_view line = src.substr(pos, e - pos);
+    ++line_no;
+    size_t first = line.find_first_not_of(" \t");
+    const bool comment = first != std::string_view::npos &&
+                         (c_family ? line.substr(first, 2) == "//" : line[first] == '#');
+    if (!comment && first != std::string_view::npos) {
+      for (const Rule* r : rules) {
+        if (!r->needle.empty() && line.find(r->needle) == std::string_view::npos) continue;
+        std::match_results<std::string_view::const_iterator> m;
+        if (!std::regex_search(line.begin(), line.end(), m, *r->regex)) continue;
+        Match x;
+        x.rule = r;
+        x.line = line_no;
+        x.column = static_cast<int>(m.position(0)) + 1;
+        x.matched = m.str(0);
+        x.context = "text";
+        x.effort = r->effort;
+        if (r->version_check) check_version(*index_, line, x);
+        out.push_back(std::move(x));
+      }
+    }
+    if (e == src.size()) break;
+    pos = e + 1;
+  }
+  return out;
+}
+
+PythonScan Scanner::scan_python(std::string_view src) const {
+  PythonScan out;
+  TokenStream ts = tokenize_python(src);
+  out.errors = std::move(ts.errors);
+  const std::vector<Token>& tk = ts.tokens;
+  LineIndex lines(src);
+
+  // Lines whose comment marks them as data; brackets matched for the transpose/view pattern.
+  std::unordered_set<int> keep_lines;
+  std::vector<int> open_of(tk.size(), -1);
+  {
+    std::vector<int> stack;
+    for (size_t i = 0; i < tk.size(); ++i) {
+      const Token& t = tk[i];
+      if (t.kind == TokenKind::kComment) {
+        if (view(src, t).find(kKeepPragma) != std::string_view::npos) {
+          keep_lines.insert(lines.line_of(t.begin));
+        }
+        continue;
+      }
+      if (t.kind != TokenKind::kOp) continue;
+      const char c = src[t.begin];
+      if (c == '(' || c == '[' || c == '{') stack.push_back(static_cast<int>(i));
+      if ((c == ')' || c == ']' || c == '}') && !stack.empty()) {
+        open_of[i] = stack.back();
+        stack.pop_back();
+      }
+    }
+  }
+
+  // Indices of code tokens (comments dropped) so neighbours are one step away.
+  std::vector<int> code;
+  code.reserve(tk.size());
+  for (size_t i = 0; i < tk.size(); ++i) {
+    if (tk[i].kind != TokenKind::kComment) code.push_back(static_cast<int>(i));
+  }
+  auto tok = [&](size_t k) -> const Token& { return tk[code[k]]; };
+  const size_t n = code.size();
+
+  auto add = [&](const Rule* rule, size_t begin, const std::string& matched, const char* context,
+                 size_t logical_begin) -> Match& {
+    Match m;
+    m.rule = rule;
+    m.line = lines.line_of(begin);
+    m.column = lines.column_of(begin);
+    m.matched = matched;
+    m.context = context;
+    m.effort = rule->effort;
+    m.marked_data = keep_lines.count(m.line) != 0;
+    m.logical_begin = logical_begin;
+    out.matches.push_back(std::move(m));
+    return out.matches.back();
+  };
+  auto same_line = [&](size_t a, size_t b) {
+    return src.substr(a, b - a).find('\n') == std::string_view::npos;
+  };
+
+  size_t logical_begin = n > 0 ? tok(0).begin : 0;
+  bool at_statement_start = true;
+  ImportInfo stmt;
+  size_t stmt_first = 0;
+  std::vector<std::string_view> chain;
+  std::vector<size_t> chain_tokens;
+
+  for (size_t k = 0; k < n; ++k) {
+    const Token& t = tok(k);
+    if (t.kind == TokenKind::kNewline) {
+      if (stmt.is_import && stmt.torch && out.torch_import_end == std::string::npos &&
+          lines.column_of(tok(stmt_first).begin) == 1) {
+        out.torch_import_end = t.end;
+      }
+      stmt = ImportInfo{};
+      at_statement_start = true;
+      if (k + 1 < n) logical_begin = tok(k + 1).begin;
+      continue;
+    }
+    const bool statement_start = at_statement_start && !t.in_fstring;
+    if (!t.in_fstring) at_statement_start = is_op(src, t, ';');
+    if (statement_start) stmt_first = k;
+
+    // Import statements: the module paths are matched against import rules.
+    if (statement_start && (is_name(src, t, "import") || is_name(src, t, "from"))) {
+      stmt.is_import = true;
+      const bool from = is_name(src, t, "from");
+      size_t j = k + 1;
+      while (j < n) {
+        if (tok(j).kind != TokenKind::kName) break;
+        std::vector<std::string_view> mod;
+        const size_t mod_begin = tok(j).begin;
+        while (j < n && tok(j).kind == TokenKind::kName) {
+          mod.push_back(view(src, tok(j)));
+          if (j + 1 < n && is_op(src, tok(j + 1), '.')) {
+            j += 2;
+          } else {
+            ++j;
+            break;
+          }
+        }
+        if (mod.empty()) break;
+        if (mod[0] == "torch") stmt.torch = true;
+        if (mod[0] == "torch_npu") {
+          stmt.torch_npu = true;
+          out.imports_torch_npu = true;
+          if (mod.size() >= 3 && mod[1] == "contrib" && mod[2] == "transfer_to_npu") {
+            out.imports_transfer_to_npu = true;
+          }
+        }
+        auto it = index_->imports.find(std::string(mod[0]));
+        if (it != index_->imports.end()) {
+          for (const RuleIndex::ChainEntry& c : it->second) {
+            if (prefix_of(*c.pattern, mod)) {
+              add(c.rule, mod_begin, join(mod, mod.size()), "import", logical_begin);
+              break;
+            }
+          }
+        }
+        if (from) break;
+        // `import a.b as c, d`: skip the alias, continue after a comma.
+        if (j < n && is_name(src, tok(j), "as")) j += 2;
+        if (j < n && is_op(src, tok(j), ',')) {
+          ++j;
+          continue;
+        }
+        break;
+      }
+      if (from && stmt.torch_npu) {
+        for (size_t q = j; q < n && tok(q).kind != TokenKind::kNewline; ++q) {
+          if (is_name(src, tok(q), "transfer_to_npu")) out.imports_transfer_to_npu = true;
+        }
+      }
+      if (stmt.torch) out.imports_torch = true;
+    }
+
+    if (t.kind == TokenKind::kString) {
+      // A string that is a whole statement (a docstring) is prose, not data for an API.
+      const bool alone = statement_start && (k + 1 >= n || tok(k + 1).kind == TokenKind::kNewline);
+      if (alone) continue;
+      const std::string_view content = src.substr(t.content_begin, t.content_end - t.content_begin);
+      for (const Rule* r : index_->strings) {
+        if (!r->needle.empty() && content.find(r->needle) == std::string_view::npos) continue;
+        if (!std::regex_search(content.begin(), content.end(), *r->regex)) continue;
+        Match& m = add(r, t.begin, std::string(view(src, t)), "string", logical_begin);
+        if (r->rewrite == RewriteKind::kStringPrefix &&
+            content.substr(0, r->rewrite_from.size()) == r->rewrite_from &&
+            same_line(t.begin, t.end)) {
+          m.has_edit = true;
+          m.edit_begin = t.content_begin;
+          m.edit_end = t.content_begin + r->rewrite_from.size();
+          m.replacement = r->rewrite_to;
+        } else if (r->rewrite == RewriteKind::kStringReplace && same_line(t.begin, t.end)) {
+          m.has_edit = true;
+          m.edit_begin = t.content_begin;
+          m.edit_end = t.content_end;
+          m.replacement = r->rewrite_to;
+        }
+        break;
+      }
+      continue;
+    }
+
+    if (t.kind != TokenKind::kName) continue;
+    const bool after_dot = k > 0 && is_op(src, tok(k - 1), '.') && tok(k - 1).in_fstring == t.in_fstring;
+
+    if (after_dot) {
+      // Attribute on any receiver: x.cuda(), model.to(...).cuda(), t.is_cuda.
+      auto it = index_->attributes.find(std::string(view(src, t)));
+      if (it != index_->attributes.end()) {
+        const bool called = k + 1 < n && is_op(src, tok(k + 1), '(');
+        for (const Rule* r : it->second) {
+          if (r->call && !called) continue;
+          Match& m = add(r, tok(k - 1).begin, "." + std::string(view(src, t)) + (called ? "(" : ""),
+                         "code", logical_begin);
+          if (r->rewrite == RewriteKind::kRenameAttribute) {
+            m.has_edit = true;
+            m.edit_begin = t.begin;
+            m.edit_end = t.end;
+            m.replacement = r->rewrite_to;
+          }
+          break;
+        }
+      }
+      // x.transpose(...).view(...) and the reverse order.
+      if (!index_->transpose_view.empty()) {
+        const std::string_view nm = view(src, t);
+        const bool second_is_view = nm == "view" || nm == "reshape";
+        const bool second_is_perm = nm == "transpose" || nm == "permute";
+        if ((second_is_view || second_is_perm) && k >= 2 && k + 1 < n &&
+            is_op(src, tok(k + 1), '(') && is_op(src, tok(k - 2), ')')) {
+          const int open = open_of[code[k - 2]];
+          if (open > 1 && tk[open - 1].kind == TokenKind::kName &&
+              tk[open - 2].kind == TokenKind::kOp && src[tk[open - 2].begin] == '.') {
+            const std::string_view first = view(src, tk[open - 1]);
+            const bool first_is_view = first == "view" || first == "reshape";
+            const bool first_is_perm = first == "transpose" || first == "permute";
+            if ((second_is_view && first_is_perm) || (second_is_perm && first_is_view)) {
+              add(index_->transpose_view.front(), tk[open - 2].begin,
+                  "." + std::string(first) + "(...)." + std::string(nm) + "(", "code",
+                  logical_begin);
+            }
+          }
+        }
+      }
+      continue;
+    }
+
+    // A dotted chain starts here: torch.cuda.amp.GradScaler, nn.DataParallel, ...
+    chain.clear();
+    chain_tokens.clear();
+    size_t j = k;
+    while (j < n && tok(j).kind == TokenKind::kName) {
+      chain.push_back(view(src, tok(j)));
+      chain_tokens.push_back(j);
+      if (j + 2 < n && is_op(src, tok(j + 1), '.') && tok(j + 2).kind == TokenKind::kName) {
+        j += 2;
+      } else {
+        break;
+      }
+    }
+    auto it = index_->chains.find(std::string(chain.front()));
+    if (it == index_->chains.end()) continue;
+    for (const RuleIndex::ChainEntry& c : it->second) {
+      if (!prefix_of(*c.pattern, chain)) continue;
+      const size_t last = chain_tokens[c.pattern->size() - 1];
+      if (c.rule->call) {
+        // The call may come after the rest of the chain: torch.compile(...) only, not
+        // torch.compiler.
+        if (c.pattern->size() != chain.size() || last + 1 >= n || !is_op(src, tok(last + 1), '('))
+          continue;
+      }
+      Match& m = add(c.rule, t.begin, join(chain, chain.size()), "code", logical_begin);
+      if (c.rule->rewrite == RewriteKind::kChain) {
+        for (const auto& [from, to] : c.rule->rewrite_map) {
+          if (!prefix_of(from, chain)) continue;
+          const size_t b = tok(chain_tokens.front()).begin;
+          const size_t e = tok(chain_tokens[from.size() - 1]).end;
+          if (!same_line(b, e)) break;
+          m.has_edit = true;
+          m.edit_begin = b;
+          m.edit_end = e;
+          m.replacement = to;
+          break;
+        }
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace skillrt::gpu_migration::detail

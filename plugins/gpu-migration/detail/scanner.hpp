@@ -1,0 +1,69 @@
+// Matching the rule table against one file: Python through the tokenizer, other files by line.
+#ifndef SKILLRT_GPU_MIGRATION_DETAIL_SCANNER_HPP_
+#define SKILLRT_GPU_MIGRATION_DETAIL_SCANNER_HPP_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "detail/python_tokenizer.hpp"
+#include "detail/rule_table.hpp"
+
+namespace skillrt::gpu_migration::detail {
+
+struct Match {
+  const Rule* rule = nullptr;
+  int line = 0;  // 1-based
+  int column = 0;
+  std::string matched;  // the code the rule fired on
+  std::string context;  // code, string, import, text
+  std::string effort;   // the rule's class unless a check refined it
+  std::string note;     // what a check found (version pins)
+  bool marked_data = false;  // the line carries "# gpu-migration: keep"
+  // The rewrite, when the rule has one and it can be spliced into this line.
+  bool has_edit = false;
+  size_t edit_begin = 0;
+  size_t edit_end = 0;
+  std::string replacement;
+  size_t logical_begin = 0;  // first byte of the logical line the match belongs to
+};
+
+struct PythonScan {
+  std::vector<Match> matches;
+  std::vector<TokenizeError> errors;
+  bool imports_torch = false;
+  bool imports_torch_npu = false;
+  bool imports_transfer_to_npu = false;
+  // Offset just after the first top-level `import torch...` / `from torch... import` statement
+  // (npos when there is none at the top level); new imports go there.
+  size_t torch_import_end = std::string::npos;
+};
+
+class RuleIndex;
+
+// Built once per table; scanning is then allocation-light.
+class Scanner {
+ public:
+  explicit Scanner(const RuleTable& table);
+  ~Scanner();
+  Scanner(const Scanner&) = delete;
+  Scanner& operator=(const Scanner&) = delete;
+
+  PythonScan scan_python(std::string_view source) const;
+  // `file_name` is the base name that text rules' globs are matched against.
+  std::vector<Match> scan_text(std::string_view source, std::string_view file_name) const;
+  bool wants_text_file(std::string_view file_name) const;
+  const RuleTable& table() const { return table_; }
+
+ private:
+  const RuleTable& table_;
+  RuleIndex* index_;
+};
+
+// The pragma that marks a line as data the rewrite must leave alone.
+inline constexpr std::string_view kKeepPragma = "gpu-migration: keep";
+
+}  // namespace skillrt::gpu_migration::detail
+
+#endif  // SKILLRT_GPU_MIGRATION_DETAIL_SCANNER_HPP_

@@ -1,0 +1,162 @@
+#include <catch2/catch.hpp>
+#include <skillrt/sdk.hpp>
+
+#include "gpu_migration.hpp"
+#include "test_support.hpp"
+
+using nlohmann::json;
+using skillrt::gpu_migration::analyze;
+
+namespace {
+
+const json& finding(const json& result, const std::string& file, int line, const std::string& rule) {
+  for (const char* key : {"findings", "suggestions"}) {
+    for (const json& f : result.at(key)) {
+      if (f.at("file") == file && f.at("line") == line && f.at("rule") == rule) return f;
+    }
+  }
+  FAIL("no finding " << file << ":" << line << " " << rule);
+  static json none;
+  return none;
+}
+
+const json& domain(const json& result, const std::string& id) {
+  for (const json& d : result.at("domains")) {
+    if (d.at("domain") == id) return d;
+  }
+  FAIL("no domain " << id);
+  static json none;
+  return none;
+}
+
+void check_exact(const std::string& name) {
+  const auto root = gm_test::fixture(name);
+  const json r = analyze({{"repo", root.string()}});
+  const auto want = gm_test::planted(root);
+  const auto got = gm_test::reported(r);
+  REQUIRE_FALSE(want.empty());
+  std::set<gm_test::Expected> missing, extra;
+  std::set_difference(want.begin(), want.end(), got.begin(), got.end(),
+                      std::inserter(missing, missing.end()));
+  std::set_difference(got.begin(), got.end(), want.begin(), want.end(),
+                      std::inserter(extra, extra.end()));
+  INFO("missing:\n" << gm_test::describe(missing) << "unexpected:\n" << gm_test::describe(extra));
+  CHECK(missing.empty());
+  CHECK(extra.empty());
+}
+
+}  // namespace
+
+TEST_CASE("analyze: DDP + amp + GradScaler script: every planted usage, nothing else",
+          "[analyze]") {
+  check_exact("ddp_amp");
+}
+
+TEST_CASE("analyze: flash-attn + custom CUDA extension: every planted usage, nothing else",
+          "[analyze]") {
+  check_exact("flash_ext");
+}
+
+TEST_CASE("analyze: DataParallel + capability checks: every planted usage, nothing else",
+          "[analyze]") {
+  check_exact("dp_caps");
+}
+
+TEST_CASE("analyze: notebook code cells only: every planted usage, nothing else", "[analyze]") {
+  check_exact("notebook");
+}
+
+TEST_CASE("analyze: domains and effort classes of the DDP script", "[analyze]") {
+  const json r = analyze({{"repo", gm_test::fixture("ddp_amp").string()}});
+  CHECK(finding(r, "train.py", 34, "DIST-NCCL-BACKEND").at("domain") == "distributed");
+  CHECK(finding(r, "train.py", 34, "DIST-NCCL-BACKEND").at("effort") == "automatic");
+  CHECK(finding(r, "train.py", 43, "PREC-CUDA-AMP").at("domain") == "precision");
+  CHECK(finding(r, "train.py", 33, "DIST-NCCL-ENV").at("effort") == "small_manual");
+  CHECK(finding(r, "train.py", 13, "DEV-DEVICE-STRING").at("marked_data") == true);
+  CHECK(finding(r, "train.py", 13, "DEV-DEVICE-STRING").at("rewritable") == false);
+  const json& pin = finding(r, "requirements.txt", 3, "THIRD-VERSIONED");
+  CHECK(pin.at("effort") == "small_manual");
+  CHECK_THAT(pin.at("note").get<std::string>(), Catch::Contains("below 4.32.0"));
+  CHECK(finding(r, "requirements.txt", 4, "THIRD-VERSIONED").at("effort") == "automatic");
+  // Vendored code is listed as excluded, not scanned.
+  CHECK(r.at("excluded") == json::array({"third_party"}));
+  CHECK(domain(r, "distributed").at("verdict") == "needs_change");
+  CHECK(domain(r, "attention").at("verdict") == "works");
+  CHECK(domain(r, "custom_ops").at("findings") == 0);
+  CHECK(r.at("overall").at("verdict") == "needs_change");
+  CHECK(r.at("overall").at("estimate_days").is_number());
+}
+
+TEST_CASE("analyze: flash-attn project is large manual, grouped_gemm blocks", "[analyze]") {
+  const json r = analyze({{"repo", gm_test::fixture("flash_ext").string()}});
+  CHECK(finding(r, "model.py", 4, "ATTN-FLASH-ATTN").at("effort") == "large_manual");
+  CHECK(finding(r, "csrc/fused.cu", 4, "OPS-CUDA-KERNEL").at("domain") == "custom_ops");
+  CHECK(finding(r, "moe.py", 1, "THIRD-GROUPED-GEMM").at("effort") == "blocker");
+  CHECK(finding(r, "model.py", 24, "AFF-CONFUSION-TRANSPOSE").at("domain") == "device");
+  CHECK(domain(r, "attention").at("effort") == "large_manual");
+  CHECK(domain(r, "third_party").at("verdict") == "blocked");
+  CHECK(domain(r, "third_party").at("estimate_days").is_null());
+  CHECK(domain(r, "compile").at("verdict") == "needs_change");
+  CHECK(r.at("overall").at("verdict") == "blocked");
+  CHECK(r.at("overall").at("blockers") == 1);
+  CHECK(r.at("overall").at("estimate_days").is_null());
+}
+
+TEST_CASE("analyze: DataParallel and capability checks", "[analyze]") {
+  const json r = analyze({{"repo", gm_test::fixture("dp_caps").string()}});
+  const json& dp = finding(r, "run.py", 19, "DIST-DATAPARALLEL");
+  CHECK(dp.at("domain") == "distributed");
+  CHECK(dp.at("effort") == "small_manual");
+  CHECK_THAT(dp.at("alternative").get<std::string>(), Catch::Contains("DistributedDataParallel"));
+  CHECK(finding(r, "run.py", 8, "DEV-CAPABILITY").at("effort") == "small_manual");
+  CHECK(finding(r, "run.py", 23, "DEV-UNSUPPORTED").at("effort") == "blocker");
+  CHECK(finding(r, "run.py", 21, "DEV-TENSOR-CUDA").at("code") == ".cuda()  # expect: DEV-TENSOR-CUDA");
+  CHECK(domain(r, "device").at("verdict") == "blocked");
+}
+
+TEST_CASE("analyze: reports in Markdown, JSON and Excel", "[analyze][reports]") {
+  gm_test::TempRepo out;
+  const json r = analyze({{"repo", gm_test::fixture("flash_ext").string()},
+                          {"report_dir", (out.path() / "reports").string()}});
+  REQUIRE(r.at("reports").size() == 3);
+  const std::string md = gm_test::read_file(out.path() / "reports" / "gpu-migration-report.md");
+  CHECK_THAT(md, Catch::Contains("**Overall: blocked**"));
+  CHECK_THAT(md, Catch::Contains("| moe.py:1 | `import grouped_gemm"));
+  const json back = json::parse(gm_test::read_file(out.path() / "reports" / "gpu-migration-report.json"));
+  CHECK(back.at("findings") == r.at("findings"));
+  std::string text;
+  const std::string cmd = "/usr/bin/python3 -c \"import openpyxl,sys; wb=openpyxl.load_workbook(sys.argv[1]); "
+                          "print(wb.sheetnames, wb['Findings'].max_row - 1, wb['Summary']['B9'].value)\" " +
+                          (out.path() / "reports" / "gpu-migration-report.xlsx").string();
+  REQUIRE(gm_test::run(cmd, &text) == 0);
+  CHECK(text == "['Summary', 'Findings', 'Suggestions'] " +
+                    std::to_string(r.at("findings").size()) + " blocked\n");
+}
+
+TEST_CASE("analyze: bad inputs give clear messages", "[analyze][errors]") {
+  auto message = [](const json& input) {
+    try {
+      analyze(input);
+    } catch (const skillrt::SkillError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message({{"repo", "/nonexistent/gpu-migration"}}), Catch::Contains("does not exist"));
+  CHECK_THAT(message({{"repo", (gm_test::fixture("dp_caps") / "run.py").string()}}),
+             Catch::Contains("is not a directory"));
+  gm_test::TempRepo dir;
+  gm_test::write_file(dir.path() / "blob.py", std::string("import torch\0\x01\x02", 15));
+  gm_test::write_file(dir.path() / "latin1.py", "s = '\xe9t\xe9'\n");
+  gm_test::write_file(dir.path() / "ok.py", "x = 1\n");
+  const json r = analyze({{"repo", dir.str()}});
+  REQUIRE(r.at("skipped").size() == 2);
+  CHECK(r.at("skipped")[0].at("path") == "blob.py");
+  CHECK_THAT(r.at("skipped")[0].at("reason").get<std::string>(), Catch::Contains("binary"));
+  CHECK_THAT(r.at("skipped")[1].at("reason").get<std::string>(), Catch::Contains("UTF-8"));
+  CHECK(r.at("overall").at("verdict") == "works");
+  gm_test::TempRepo empty;
+  const json e = analyze({{"repo", empty.str()}});
+  REQUIRE(e.at("notes").size() == 1);
+  CHECK_THAT(e.at("notes")[0].get<std::string>(), Catch::Contains("nothing to judge"));
+}
