@@ -10,8 +10,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <ctime>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -32,9 +32,7 @@ double thread_cpu_micros() {
   return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
 }
 
-double micros(Clock::duration d) {
-  return std::chrono::duration<double, std::micro>(d).count();
-}
+double micros(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0.0;
@@ -61,7 +59,7 @@ std::vector<SkillCard> synthetic_cards(const std::vector<SkillCard>& real, size_
   }
   const char* syllables[] = {"ka", "lo", "mi", "ner", "tus", "vai", "zen", "qor", "pim", "dal"};
   const char* han[] = {"算子", "精度", "日志", "图模式", "迁移", "测试", "文档", "性能",
-                       "报错", "分析", "配置", "数据", "模型", "训练", "接口", "版本"};
+                       "报错", "分析", "配置", "数据",   "模型", "训练", "接口", "版本"};
   auto pick = [&](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
   std::vector<SkillCard> out;
   for (size_t i = 0; i < count; ++i) {
@@ -76,8 +74,8 @@ std::vector<SkillCard> synthetic_cards(const std::vector<SkillCard>& real, size_
     for (int e = 0; e < 2; ++e) {
       card.examples.push_back(std::string(han[pick(std::size(han))]) + han[pick(std::size(han))] +
                               "的" + han[pick(std::size(han))] + "问题");
-      card.examples.push_back(vocab[pick(vocab.size())] + " " + vocab[pick(vocab.size())] +
-                              " " + invented);
+      card.examples.push_back(vocab[pick(vocab.size())] + " " + vocab[pick(vocab.size())] + " " +
+                              invented);
     }
     out.push_back(std::move(card));
   }
@@ -106,11 +104,12 @@ void run(const char* label, const std::vector<SkillCard>& cards,
       answered += ranked.empty() ? 0 : 1;
     }
   }
-  std::printf("%-18s skills %4zu | build median %7.0f us wall, %7.0f us cpu | rank n %5zu "
-              "p50 %6.1f us p99 %6.1f us max %8.1f us | answered %zu\n",
-              label, cards.size(), percentile(build, 0.5), percentile(build_cpu, 0.5),
-              lat.size(), percentile(lat, 0.5), percentile(lat, 0.99),
-              *std::max_element(lat.begin(), lat.end()), answered);
+  std::printf(
+      "%-18s skills %4zu | build median %7.0f us wall, %7.0f us cpu | rank n %5zu "
+      "p50 %6.1f us p99 %6.1f us max %8.1f us | answered %zu\n",
+      label, cards.size(), percentile(build, 0.5), percentile(build_cpu, 0.5), lat.size(),
+      percentile(lat, 0.5), percentile(lat, 0.99), *std::max_element(lat.begin(), lat.end()),
+      answered);
 }
 
 }  // namespace

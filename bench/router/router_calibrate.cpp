@@ -124,10 +124,11 @@ int grid_search(const std::vector<skillrt::router::SkillCard>& cards,
                    [](const Row& a, const Row& b) { return a.score > b.score; });
   for (size_t i = 0; i < rows.size() && i < 10; ++i) {
     const auto& w = rows[i].w;
-    std::printf("%.1f%%  name %.1f keywords %.1f description %.1f examples %.1f b %.2f "
-                "concept %.1f bigram %.1f\n",
-                100.0 * rows[i].score, w.name, w.keywords, w.description, w.examples, w.b,
-                w.concept_word, w.cjk_bigram);
+    std::printf(
+        "%.1f%%  name %.1f keywords %.1f description %.1f examples %.1f b %.2f "
+        "concept %.1f bigram %.1f\n",
+        100.0 * rows[i].score, w.name, w.keywords, w.description, w.examples, w.b, w.concept_word,
+        w.cjk_bigram);
   }
   return 0;
 }
@@ -155,7 +156,8 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--threshold") == 0 && i + 1 < argc) {
       threshold = std::stod(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: %s [--data FILE] [--skills DIR]... [--threshold T] [--show-heldout] "
+      std::fprintf(stderr,
+                   "usage: %s [--data FILE] [--skills DIR]... [--threshold T] [--show-heldout] "
                    "[--query TEXT]... [--grid]\n",
                    argv[0]);
       return 2;
@@ -190,9 +192,10 @@ int main(int argc, char** argv) {
   }
   auto w = fit(samples, 0.05);
   Calibration c{w[0], w[1], w[2], w[3], w[4]};
-  std::printf("fitted on %zu matched of %zu dev requests:\n  c.bias = %.4f;\n  c.w_raw = %.4f;\n"
-              "  c.w_coverage = %.4f;\n  c.w_margin = %.4f;\n  c.w_matched = %.4f;\n",
-              samples.size(), requests_used, c.bias, c.w_raw, c.w_coverage, c.w_margin, c.w_matched);
+  std::printf(
+      "fitted on %zu matched of %zu dev requests:\n  c.bias = %.4f;\n  c.w_raw = %.4f;\n"
+      "  c.w_coverage = %.4f;\n  c.w_margin = %.4f;\n  c.w_matched = %.4f;\n",
+      samples.size(), requests_used, c.bias, c.w_raw, c.w_coverage, c.w_margin, c.w_matched);
 
   skillrt::router::Router fitted(cards, threshold, c);
   // --query: features and matched terms of the best candidates, for diagnosing one request.
@@ -203,8 +206,7 @@ int main(int argc, char** argv) {
     for (size_t k = 0; k < ranked.size() && k < scored.size(); ++k) {
       const auto& f = scored[k].features;
       std::printf("  %-22s score %.3f raw %.2f coverage %.2f margin %.2f matched %.1f:",
-                  ranked[k].skill.c_str(), ranked[k].score, f.raw, f.coverage, f.margin,
-                  f.matched);
+                  ranked[k].skill.c_str(), ranked[k].score, f.raw, f.coverage, f.margin, f.matched);
       for (const auto& m : ranked[k].matched) std::printf(" %s", m.c_str());
       std::printf("\n");
     }
@@ -223,8 +225,9 @@ int main(int argc, char** argv) {
   for (size_t b = 0; b < 5; ++b) {
     std::printf("  [%.1f, %.1f): %3zu requests, %5.1f%% correct\n", 0.2 * static_cast<double>(b),
                 0.2 * static_cast<double>(b + 1), total[b],
-                total[b] == 0 ? 0.0 : 100.0 * static_cast<double>(right[b]) /
-                                          static_cast<double>(total[b]));
+                total[b] == 0
+                    ? 0.0
+                    : 100.0 * static_cast<double>(right[b]) / static_cast<double>(total[b]));
   }
   std::printf("%s", skillrt::router::format_report(
                         skillrt::router::evaluate(fitted, *requests, {"dev"}), "dev split")

@@ -28,8 +28,9 @@ Result<std::vector<LabelledRequest>> load_labelled(const std::filesystem::path& 
     if (!j.contains("text") || !j["text"].is_string() || !j.contains("skill") ||
         !j["skill"].is_string()) {
       return fail(Code::kInvalidArgument,
-                  where + ": needs string fields 'text' and 'skill' (use \"none\" for requests "
-                          "no skill serves)");
+                  where +
+                      ": needs string fields 'text' and 'skill' (use \"none\" for requests "
+                      "no skill serves)");
     }
     LabelledRequest r;
     r.id = j.value("id", static_cast<int>(line_no));
@@ -75,9 +76,8 @@ EvalReport evaluate(const Router& router, const std::vector<LabelledRequest>& re
     ++report.confusion[r.skill][predicted];
     if (!correct) {
       std::string nearest = ranked.empty() ? std::string(kNoneLabel) : ranked.front().skill;
-      report.misses.push_back(Miss{r, predicted == kNoneLabel ? "none (nearest " + nearest + ")"
-                                                              : predicted,
-                                   score});
+      report.misses.push_back(
+          Miss{r, predicted == kNoneLabel ? "none (nearest " + nearest + ")" : predicted, score});
     }
   }
   return report;
@@ -128,9 +128,9 @@ std::string format_report(const EvalReport& report, std::string_view title) {
   }
   if (!report.misses.empty()) out += "misses:\n";
   for (const auto& m : report.misses) {
-    std::snprintf(buf, sizeof buf, "  #%d [%s/%s] expected %s, got %s (score %.2f): ",
-                  m.request.id, m.request.split.c_str(), m.request.lang.c_str(),
-                  m.request.skill.c_str(), m.predicted.c_str(), m.score);
+    std::snprintf(buf, sizeof buf, "  #%d [%s/%s] expected %s, got %s (score %.2f): ", m.request.id,
+                  m.request.split.c_str(), m.request.lang.c_str(), m.request.skill.c_str(),
+                  m.predicted.c_str(), m.score);
     out += buf;
     out += m.request.text;
     out += '\n';

@@ -38,7 +38,7 @@ struct QueryTerm {
   std::string text;
   std::string display;
   double weight = 0.0;
-  int64_t id = -1;  // -1: the term occurs in no card
+  int64_t id = -1;                                   // -1: the term occurs in no card
   std::vector<std::pair<uint32_t, uint32_t>> spans;  // content units it stands on
 };
 

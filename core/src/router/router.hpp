@@ -44,8 +44,8 @@ struct ScoredSkill {
 };
 
 // Logistic calibration: score = 1 / (1 + exp(-(bias + w_raw*log1p(raw) + w_cov*coverage +
-// w_margin*margin + w_matched*log1p(matched)))). Fitted on the training split of tests/data/routing_dev.jsonl by
-// bench/router/router_calibrate (see docs/routing.md).
+// w_margin*margin + w_matched*log1p(matched)))). Fitted on the training split of
+// tests/data/routing_dev.jsonl by bench/router/router_calibrate (see docs/routing.md).
 struct Calibration {
   double bias = 0.0, w_raw = 0.0, w_coverage = 0.0, w_margin = 0.0, w_matched = 0.0;
   static Calibration fitted();

@@ -2,13 +2,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <system_error>
-#include <unistd.h>
 
 namespace skillrt::router {
 
@@ -35,8 +35,9 @@ Result<Split> split_front_matter(std::string_view text, const fs::path& origin) 
   if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
   if (first != "---" || first_line_end == std::string_view::npos) {
     return fail(Code::kInvalidArgument,
-                where(origin) + ": no YAML front matter; start the file with a '---' line, "
-                                "then name and description, then a closing '---' line");
+                where(origin) +
+                    ": no YAML front matter; start the file with a '---' line, "
+                    "then name and description, then a closing '---' line");
   }
   size_t pos = first_line_end + 1;
   while (pos <= text.size()) {
@@ -119,8 +120,8 @@ Result<void> write_atomically(const fs::path& file, const std::string& content) 
   fs::rename(tmp, file, ec);
   if (ec) {
     fs::remove(tmp, ec);
-    return fail(Code::kPermissionDenied, "cannot move " + tmp.string() + " to " +
-                                             file.string() + ": " + ec.message());
+    return fail(Code::kPermissionDenied,
+                "cannot move " + tmp.string() + " to " + file.string() + ": " + ec.message());
   }
   return {};
 }
@@ -148,8 +149,7 @@ std::string name_problem(std::string_view name) {
     }
   }
   if (name.front() == '-' || name.back() == '-' || name.find("--") != std::string_view::npos) {
-    return "name '" + std::string(name) +
-           "' must not start or end with '-' or contain '--'";
+    return "name '" + std::string(name) + "' must not start or end with '-' or contain '--'";
   }
   if (kMcpToolPrefix.size() + name.size() > 64) {
     return "name '" + std::string(name) + "' makes the MCP tool name '" +
@@ -189,9 +189,10 @@ Result<SkillDoc> parse_skill_md(std::string_view text, const fs::path& origin) {
       }
     }
     if (!root["name"] || !root["name"].IsScalar()) {
-      return fail(Code::kInvalidArgument, where(origin) + ": 'name' is missing; add "
-                                                          "'name: <folder name>' to the front "
-                                                          "matter");
+      return fail(Code::kInvalidArgument, where(origin) +
+                                              ": 'name' is missing; add "
+                                              "'name: <folder name>' to the front "
+                                              "matter");
     }
     doc.name = root["name"].as<std::string>();
     if (auto problem = name_problem(doc.name); !problem.empty()) {
@@ -199,8 +200,9 @@ Result<SkillDoc> parse_skill_md(std::string_view text, const fs::path& origin) {
     }
     if (!root["description"] || !root["description"].IsScalar()) {
       return fail(Code::kInvalidArgument,
-                  where(origin) + ": 'description' is missing; say what the skill does and "
-                                  "when to use it, in at most 1024 characters");
+                  where(origin) +
+                      ": 'description' is missing; say what the skill does and "
+                      "when to use it, in at most 1024 characters");
     }
     doc.description = root["description"].as<std::string>();
     size_t length = utf8_length(doc.description);
@@ -309,13 +311,13 @@ SkillDocs read_skills_dirs(const std::vector<fs::path>& dirs) {
 std::vector<DocProblem> reconcile(const std::vector<SkillDoc>& docs,
                                   const std::vector<std::string>& registered_skills) {
   std::vector<DocProblem> out;
-  std::set<std::string> documented, registered(registered_skills.begin(),
-                                               registered_skills.end());
+  std::set<std::string> documented, registered(registered_skills.begin(), registered_skills.end());
   for (const auto& d : docs) documented.insert(d.name);
   for (const auto& name : registered) {
     if (!documented.contains(name)) {
-      out.push_back({{}, "skill '" + name + "' has no SKILL.md; write skills/" + name +
-                             "/SKILL.md so agents and the router know when to use it"});
+      out.push_back({{},
+                     "skill '" + name + "' has no SKILL.md; write skills/" + name +
+                         "/SKILL.md so agents and the router know when to use it"});
     }
   }
   for (const auto& d : docs) {
@@ -389,11 +391,13 @@ std::string render_exported(const SkillDoc& doc, const ExportOptions& options) {
   out += yaml.c_str();
   out += "\n---\n\n";
   out += "## How to call this skill\n\n";
-  out += "It runs in skillrt, a local skill runtime; the agent does the reasoning, the skill "
-         "does the deterministic work and returns JSON with its evidence.\n\n";
+  out +=
+      "It runs in skillrt, a local skill runtime; the agent does the reasoning, the skill "
+      "does the deterministic work and returns JSON with its evidence.\n\n";
   out += "- If the `skillrt` MCP server is connected, call the tool `" + tool +
          "` with the input object.\n";
-  out += "- Otherwise run it from a shell: `" + cli + "` (result JSON on stdout, logs on "
+  out += "- Otherwise run it from a shell: `" + cli +
+         "` (result JSON on stdout, logs on "
          "stderr; exit code 3 means the input failed its schema, and the message says where).\n";
   out += "- `" + options.command + " describe " + doc.name +
          "` prints the input and output schemas.\n\n";

@@ -47,8 +47,7 @@ TEST_CASE("identifiers split on underscores and case changes", "[router][analyze
 TEST_CASE("English words are lower-cased, stemmed and stripped of stop words",
           "[router][analyzer]") {
   CHECK(words("aclnnAddRmsNorm") == std::vector<std::string>{"aclnn", "add", "rms", "norm"});
-  CHECK(words("Please fix the failing tests") ==
-        std::vector<std::string>{"fix", "fail", "test"});
+  CHECK(words("Please fix the failing tests") == std::vector<std::string>{"fix", "fail", "test"});
   CHECK(stem("tests") == stem("testing"));
   CHECK(stem("tested") == stem("test"));
   CHECK(stem("migration") == stem("migrate"));
@@ -80,8 +79,8 @@ TEST_CASE("content units weigh English words and Chinese characters", "[router][
   CHECK(a.units[0].weight == 1.0);
   CHECK(a.units[1].weight == 0.5);
   // A term stands on the units of its surface text.
-  auto it = std::find_if(a.terms.begin(), a.terms.end(),
-                         [](const auto& t) { return t.text == "精度"; });
+  auto it =
+      std::find_if(a.terms.begin(), a.terms.end(), [](const auto& t) { return t.text == "精度"; });
   REQUIRE(it != a.terms.end());
   CHECK(it->unit_begin == 1);
   CHECK(it->unit_end == 3);

@@ -15,13 +15,16 @@ using skillrt::router::SkillCard;
 
 std::vector<SkillCard> small_cards() {
   return {
-      {"weather-report", "Tells the weather forecast for a city: temperature, rain, wind.",
+      {"weather-report",
+       "Tells the weather forecast for a city: temperature, rain, wind.",
        {"weather", "forecast", "rain", "天气", "下雨"},
        {"明天上海会下雨吗", "what is the weather in Paris"}},
-      {"fusion-attention-check", "Checks npu fusion attention kernels and their arguments.",
+      {"fusion-attention-check",
+       "Checks npu fusion attention kernels and their arguments.",
        {"fusion attention", "attention kernel", "flash attention"},
        {"check the attention kernel arguments"}},
-      {"operator-docs", "Writes documentation pages for operators.",
+      {"operator-docs",
+       "Writes documentation pages for operators.",
        {"documentation", "operator", "doc page"},
        {"write the doc page of an operator"}},
   };

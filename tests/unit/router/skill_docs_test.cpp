@@ -1,5 +1,5 @@
-#include <catch2/catch.hpp>
 #include <yaml-cpp/yaml.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -85,9 +85,9 @@ TEST_CASE("every skills/*/SKILL.md validates", "[router][skill_docs]") {
   // The skills the issues define (op-schema is written with its own skill).
   for (const char* expected :
        {"hello", "find-skill", "pr-analysis", "op-adaptation", "op-test", "op-apidoc",
-        "ci-static-errors-fix", "api-consistency", "issue-pipeline", "gpu-migration",
-        "npu-graph", "npu-graph-qa", "npu-graph-diagnose", "npu-graph-profile",
-        "npu-graph-logs", "npu-graph-capture"}) {
+        "ci-static-errors-fix", "api-consistency", "issue-pipeline", "gpu-migration", "npu-graph",
+        "npu-graph-qa", "npu-graph-diagnose", "npu-graph-profile", "npu-graph-logs",
+        "npu-graph-capture"}) {
     INFO(expected);
     CHECK(names.contains(expected));
   }
@@ -115,11 +115,10 @@ TEST_CASE("SKILL.md parse errors say what to fix", "[router][skill_docs]") {
   CHECK(error_of("---\nname: [a\n---\n").find("not valid YAML") != std::string::npos);
   CHECK(error_of("---\ndescription: b\n---\n").find("'name' is missing") != std::string::npos);
   CHECK(error_of("---\nname: a\n---\n").find("'description' is missing") != std::string::npos);
-  CHECK(error_of("---\nname: a\ndescription: \"  \"\n---\n").find("empty") !=
-        std::string::npos);
-  CHECK(error_of("---\nname: a\ndescription: b\nversion: 1\n---\n").find("unknown front "
-                                                                         "matter key") !=
-        std::string::npos);
+  CHECK(error_of("---\nname: a\ndescription: \"  \"\n---\n").find("empty") != std::string::npos);
+  CHECK(error_of("---\nname: a\ndescription: b\nversion: 1\n---\n")
+            .find("unknown front "
+                  "matter key") != std::string::npos);
   CHECK(error_of("---\nname: a\ndescription: b\nmetadata:\n  keywords: {x: 1}\n---\n")
             .find("metadata.keywords must be a list") != std::string::npos);
   CHECK(error_of(doc_text("Bad_Name", "b")).find("kebab-case") != std::string::npos);
@@ -130,8 +129,7 @@ TEST_CASE("the description limit counts characters, not bytes", "[router][skill_
   for (int i = 0; i < 1024; ++i) han += "算";  // 3 bytes each
   CHECK(parse_skill_md(doc_text("a", han), "").has_value());
   CHECK(error_of(doc_text("a", han + "子")).find("has 1025 characters") != std::string::npos);
-  CHECK(error_of(doc_text("a", std::string(1025, 'x'))).find("limit is 1024") !=
-        std::string::npos);
+  CHECK(error_of(doc_text("a", std::string(1025, 'x'))).find("limit is 1024") != std::string::npos);
 }
 
 TEST_CASE("metadata is read: plugin, keywords, examples, input example", "[router][skill_docs]") {
@@ -150,9 +148,10 @@ TEST_CASE("metadata is read: plugin, keywords, examples, input example", "[route
   auto card = to_card(*doc);
   CHECK(card.examples == std::vector<std::string>{"你好", "hi", "hey"});
   // The spec's string form of a list is accepted too.
-  auto csv = parse_skill_md("---\nname: demo\ndescription: d\nmetadata:\n  keywords: a, b ,c\n"
-                            "---\n",
-                            "");
+  auto csv = parse_skill_md(
+      "---\nname: demo\ndescription: d\nmetadata:\n  keywords: a, b ,c\n"
+      "---\n",
+      "");
   REQUIRE(csv.has_value());
   CHECK(csv->keywords == std::vector<std::string>{"a", "b", "c"});
 }
@@ -190,8 +189,7 @@ TEST_CASE("earlier skill directories override later ones", "[router][skill_docs]
   CHECK(docs.docs[1].name == "y");
 }
 
-TEST_CASE("reconcile names skills without docs and docs without skills",
-          "[router][skill_docs]") {
+TEST_CASE("reconcile names skills without docs and docs without skills", "[router][skill_docs]") {
   SkillDoc a;
   a.name = "a";
   a.path = "skills/a/SKILL.md";
@@ -235,7 +233,7 @@ TEST_CASE("export to Claude Code in a temporary HOME gives loadable skill folder
     for (const auto& kv : fm["metadata"]) CHECK(kv.second.IsScalar());
     CHECK(fm["metadata"]["mcp-tool"].as<std::string>() == "mcp__skillrt__" + doc.name);
     CHECK(fm["metadata"]["cli"].as<std::string>().starts_with("skillrt run " + doc.name +
-                                                               " --input '"));
+                                                              " --input '"));
     CHECK(text.find("`mcp__skillrt__" + doc.name + "`") != std::string::npos);
   }
   // Exporting again replaces the files in place.

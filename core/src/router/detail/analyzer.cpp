@@ -1,8 +1,8 @@
 #include "router/detail/analyzer.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <unordered_set>
 
@@ -14,18 +14,17 @@ namespace {
 
 // Function words of requests; anything that could tell one skill from another stays out.
 constexpr std::string_view kStopWords[] = {
-    "a",      "about", "all",   "also",  "am",     "an",    "and",    "any",   "are",
-    "as",     "at",    "be",    "been",  "being",  "but",   "by",     "can",   "could",
-    "did",    "do",    "does",  "doing", "done",   "e",     "eg",     "etc",   "for",
-    "from",   "get",   "give",  "got",   "had",    "has",   "have",   "he",    "help",
-    "her",    "here",  "him",   "his",   "how",    "i",     "if",     "im",    "in",
-    "into",   "is",    "it",    "its",   "just",   "let",   "lets",   "like",  "make",
-    "may",    "me",    "might", "must",  "my",     "need",  "no",     "not",   "now",
-    "of",     "on",    "one",   "or",    "our",    "out",   "please", "shall", "she",
-    "should", "show",  "so",    "some",  "than",   "that",  "the",    "their", "them",
-    "then",   "there", "these", "they",  "this",   "those", "to",     "up",    "us",
-    "via",    "want",  "was",   "we",    "were",   "what",  "when",   "where", "which",
-    "who",    "why",   "will",  "with",  "would",  "you",   "your",   "yours",
+    "a",     "about", "all",    "also",  "am",   "an",   "and",   "any",   "are",   "as",
+    "at",    "be",    "been",   "being", "but",  "by",   "can",   "could", "did",   "do",
+    "does",  "doing", "done",   "e",     "eg",   "etc",  "for",   "from",  "get",   "give",
+    "got",   "had",   "has",    "have",  "he",   "help", "her",   "here",  "him",   "his",
+    "how",   "i",     "if",     "im",    "in",   "into", "is",    "it",    "its",   "just",
+    "let",   "lets",  "like",   "make",  "may",  "me",   "might", "must",  "my",    "need",
+    "no",    "not",   "now",    "of",    "on",   "one",  "or",    "our",   "out",   "please",
+    "shall", "she",   "should", "show",  "so",   "some", "than",  "that",  "the",   "their",
+    "them",  "then",  "there",  "these", "they", "this", "those", "to",    "up",    "us",
+    "via",   "want",  "was",    "we",    "were", "what", "when",  "where", "which", "who",
+    "why",   "will",  "with",   "would", "you",  "your", "yours",
 };
 
 // Chinese function-word bigrams: frequent in every request, evidence for none of them.
@@ -43,8 +42,8 @@ bool is_ascii_word_char(unsigned char c) {
 }
 
 bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(),
-                                                suffix.data(), suffix.size()) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix.data(), suffix.size()) == 0;
 }
 
 bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
@@ -213,8 +212,8 @@ void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
   for (size_t i = 0; i + 1 < n; ++i) {
     std::string_view bigram = slice(i, i + 2);
     if (is_cjk_stop_bigram(bigram)) continue;
-    out.push_back(Term{std::string(bigram), std::string(bigram), TermKind::kCjkBigram, unit(i),
-                       unit(i + 2)});
+    out.push_back(
+        Term{std::string(bigram), std::string(bigram), TermKind::kCjkBigram, unit(i), unit(i + 2)});
   }
 }
 
