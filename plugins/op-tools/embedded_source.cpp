@@ -15,7 +15,8 @@ __asm__(
     ".global skillrt_op_tools_source_begin\n"
     ".hidden skillrt_op_tools_source_begin\n"
     "skillrt_op_tools_source_begin:\n"
-    ".incbin \"" SKILLRT_OP_SCHEMA_DEFAULT_SOURCE_PATH "\"\n"
+    ".incbin \"" SKILLRT_OP_SCHEMA_DEFAULT_SOURCE_PATH
+    "\"\n"
     ".global skillrt_op_tools_source_end\n"
     ".hidden skillrt_op_tools_source_end\n"
     "skillrt_op_tools_source_end:\n"
@@ -28,9 +29,9 @@ extern "C" const char skillrt_op_tools_source_end[];
 namespace skillrt::op_tools {
 
 std::string_view embedded_native_functions() {
-  return std::string_view(skillrt_op_tools_source_begin,
-                          static_cast<size_t>(skillrt_op_tools_source_end -
-                                              skillrt_op_tools_source_begin));
+  return std::string_view(
+      skillrt_op_tools_source_begin,
+      static_cast<size_t>(skillrt_op_tools_source_end - skillrt_op_tools_source_begin));
 }
 
 std::string_view embedded_native_functions_name() { return SKILLRT_OP_SCHEMA_DEFAULT_SOURCE_NAME; }

@@ -23,21 +23,21 @@ Json location(const ops::SourceLocation& where) {
 Json describe(const FunctionSchema& s, Json source) {
   Json args = Json::array();
   for (const ops::Argument& a : s.arguments) {
-    args.push_back(Json{{"name", a.name},
-                        {"type", ops::print_type(a.type)},
-                        {"default", or_null(a.default_value)},
-                        {"kwarg_only", a.kwarg_only},
-                        {"out", a.out},
-                        {"annotation", a.annotation ? Json(ops::print_annotation(*a.annotation))
-                                                    : Json(nullptr)},
-                        {"is_write", a.is_write()}});
+    args.push_back(Json{
+        {"name", a.name},
+        {"type", ops::print_type(a.type)},
+        {"default", or_null(a.default_value)},
+        {"kwarg_only", a.kwarg_only},
+        {"out", a.out},
+        {"annotation", a.annotation ? Json(ops::print_annotation(*a.annotation)) : Json(nullptr)},
+        {"is_write", a.is_write()}});
   }
   Json rets = Json::array();
   for (const ops::Return& r : s.returns) {
-    rets.push_back(Json{{"name", or_null(r.name)},
-                        {"type", ops::print_type(r.type)},
-                        {"annotation", r.annotation ? Json(ops::print_annotation(*r.annotation))
-                                                    : Json(nullptr)}});
+    rets.push_back(Json{
+        {"name", or_null(r.name)},
+        {"type", ops::print_type(r.type)},
+        {"annotation", r.annotation ? Json(ops::print_annotation(*r.annotation)) : Json(nullptr)}});
   }
   return Json{{"name", s.name.full_base()},
               {"overload", s.name.overload.empty() ? Json(nullptr) : Json(s.name.overload)},
@@ -101,8 +101,8 @@ Json run_op(const Json& input) {
   const ops::SchemaParseResult r = parse_entry(e, requested_grammar(input));
   if (!r.ok()) {
     throw invalid_argument("op '" + op + "' at " + e.where.file + ":" +
-                           std::to_string(e.where.line) + " does not parse: " +
-                           r.error.to_string());
+                           std::to_string(e.where.line) +
+                           " does not parse: " + r.error.to_string());
   }
   return describe(*r.schema, location(e.where));
 }
@@ -189,12 +189,9 @@ Json run_diff(const Json& input) {
                 {"format", std::string(ops::to_string(s.format))},
                 {"entries", s.entries.size()}};
   };
-  return Json{{"old", summary(*old_src)},
-              {"new", summary(*new_src)},
-              {"added", std::move(added)},
-              {"removed", std::move(removed)},
-              {"changed", std::move(changed)},
-              {"unchanged", d.unchanged}};
+  return Json{{"old", summary(*old_src)},      {"new", summary(*new_src)},
+              {"added", std::move(added)},     {"removed", std::move(removed)},
+              {"changed", std::move(changed)}, {"unchanged", d.unchanged}};
 }
 
 }  // namespace
@@ -204,8 +201,9 @@ Json run_op_schema(const Json& input) {
   int modes = 0;
   for (const char* k : {"schema", "op", "ops", "diff"}) modes += input.contains(k) ? 1 : 0;
   if (modes != 1) {
-    throw invalid_argument("give exactly one of 'schema' (parse a schema), 'op' (look one up), "
-                           "'ops' (a list or \"all\") or 'diff' ({\"old\": path, \"new\": path})");
+    throw invalid_argument(
+        "give exactly one of 'schema' (parse a schema), 'op' (look one up), "
+        "'ops' (a list or \"all\") or 'diff' ({\"old\": path, \"new\": path})");
   }
   try {
     if (input.contains("schema")) return run_schema(input);

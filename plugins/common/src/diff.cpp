@@ -34,8 +34,8 @@ std::optional<std::string> annotation_text(const std::optional<Annotation>& a) {
 
 void add(std::vector<OpChange>* out, std::string what, std::string subject,
          std::optional<std::string> old_value, std::optional<std::string> new_value) {
-  out->push_back(OpChange{std::move(what), std::move(subject), std::move(old_value),
-                          std::move(new_value)});
+  out->push_back(
+      OpChange{std::move(what), std::move(subject), std::move(old_value), std::move(new_value)});
 }
 
 void diff_schemas(const FunctionSchema& a, const FunctionSchema& b, std::vector<OpChange>* out) {
@@ -141,11 +141,10 @@ SourceDiff diff_sources(const OpSource& old_source, const OpSource& new_source) 
   const Keyed new_keyed = key_entries(new_source);
   std::map<std::string, const OpEntry*> new_by_key(new_keyed.begin(), new_keyed.end());
   std::map<std::string, const OpEntry*> old_by_key(old_keyed.begin(), old_keyed.end());
-  const std::string schema_key =
-      new_source.format == SourceFormat::kDerivatives ||
-              new_source.format == SourceFormat::kOpPluginDerivatives
-          ? "name"
-          : "func";
+  const std::string schema_key = new_source.format == SourceFormat::kDerivatives ||
+                                         new_source.format == SourceFormat::kOpPluginDerivatives
+                                     ? "name"
+                                     : "func";
   for (const auto& [key, a] : old_keyed) {
     const auto it = new_by_key.find(key);
     if (it == new_by_key.end()) {
@@ -160,8 +159,8 @@ SourceDiff diff_sources(const OpSource& old_source, const OpSource& new_source) 
       }
       // Text differs but the model does not (cannot happen for schemas that round-trip), or
       // one side does not parse: report the texts so nothing goes unnoticed.
-      if (c.changes.empty()) add(&c.changes, "schema_text", schema_key, a->schema_text,
-                                 b.schema_text);
+      if (c.changes.empty())
+        add(&c.changes, "schema_text", schema_key, a->schema_text, b.schema_text);
     }
     if (a->section != b.section) add(&c.changes, "key_changed", "section", a->section, b.section);
     diff_keys(*a, b, schema_key, &c.changes);

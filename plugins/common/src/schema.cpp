@@ -11,13 +11,13 @@ namespace {
 // Both lists follow torchgen's BaseTy declaration order. Dimname is listed for upstream too:
 // PyTorch 2.11's native_functions.yaml uses it in 106 lines, so its torchgen must accept it.
 const std::vector<std::string_view> kUpstreamNames = {
-    "Generator", "ScalarType", "Tensor",       "int",    "Dimname", "DimVector", "float",
-    "str",       "bool",       "Layout",       "Device", "DeviceIndex", "Scalar", "MemoryFormat",
-    "QScheme",   "Storage",    "Stream",       "SymInt", "SymBool", "GraphModule"};
+    "Generator", "ScalarType", "Tensor", "int",    "Dimname",     "DimVector",  "float",
+    "str",       "bool",       "Layout", "Device", "DeviceIndex", "Scalar",     "MemoryFormat",
+    "QScheme",   "Storage",    "Stream", "SymInt", "SymBool",     "GraphModule"};
 const std::vector<std::string_view> kTorchnpugenNames = {
-    "Generator", "ScalarType", "Tensor",  "int",     "Dimname", "DimVector",
-    "float",     "str",        "bool",    "Layout",  "Device",  "Scalar",
-    "MemoryFormat", "QScheme", "Storage", "Stream",  "SymInt",  "ConstQuantizerPtr"};
+    "Generator",    "ScalarType", "Tensor",  "int",    "Dimname", "DimVector",
+    "float",        "str",        "bool",    "Layout", "Device",  "Scalar",
+    "MemoryFormat", "QScheme",    "Storage", "Stream", "SymInt",  "ConstQuantizerPtr"};
 
 // Python's augmented assignment names (PEP 203), which make "__iadd__" an in-place dunder.
 constexpr std::array<std::string_view, 11> kAugmentedNames = {
@@ -112,16 +112,15 @@ SchemaParseResult Parser::run() {
   const Span whole{text_, 0};
   if (parse_operator_name(sub(whole, 0, lparen), &schema.name) &&
       parse_arguments(sub(whole, lparen + 1, arrow - lparen - 1), &schema) &&
-      parse_returns(sub(whole, arrow + 1 + kArrow.size()), &schema) &&
-      check_invariants(&schema)) {
+      parse_returns(sub(whole, arrow + 1 + kArrow.size()), &schema) && check_invariants(&schema)) {
     // A reused buffer: the round-trip check runs for every schema parsed.
     thread_local std::string printed;
     append_schema(&printed, schema);
     if (printed != text_) {
       size_t i = 0;
       while (i < printed.size() && i < text_.size() && printed[i] == text_[i]) ++i;
-      fail(i, "the schema does not print back identically; torchgen would print " +
-                  quoted(printed));
+      fail(i,
+           "the schema does not print back identically; torchgen would print " + quoted(printed));
     }
   }
   if (failed_) {
@@ -185,8 +184,10 @@ bool Parser::parse_operator_name(Span s, OperatorName* out) {
   if (core.size() >= kFunctional.size() &&
       core.substr(core.size() - kFunctional.size()) == kFunctional) {
     if (out->dunder || out->inplace) {
-      return fail(base.offset, "a '_functional' operator cannot also be in-place or a dunder "
-                               "method: " + quoted(name));
+      return fail(base.offset,
+                  "a '_functional' operator cannot also be in-place or a dunder "
+                  "method: " +
+                      quoted(name));
     }
     out->functional_overload = true;
     core.remove_suffix(kFunctional.size());
@@ -207,8 +208,9 @@ bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
     const Span piece = sub(s, pos, end - pos);
     pos = end + kArgSep.size();
     if (piece.text.empty()) {
-      return fail(piece.offset, "expected an argument here; found an empty one between "
-                                "separators (arguments are separated by exactly ', ')");
+      return fail(piece.offset,
+                  "expected an argument here; found an empty one between "
+                  "separators (arguments are separated by exactly ', ')");
     }
     if (piece.text == "*") {
       if (group != Group::kPositional) {
@@ -283,8 +285,8 @@ bool Parser::parse_argument(Span s, Argument* out) {
     }
   }
   if (name_text.text.empty()) {
-    return fail(name_text.offset, "expected an argument name after the type " +
-                                      quoted(type_text.text));
+    return fail(name_text.offset,
+                "expected an argument name after the type " + quoted(type_text.text));
   }
   out->name = std::string(name_text.text);
   if (default_text) {
@@ -305,7 +307,8 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
   Span list = s;
   const bool parenthesized = s.text.front() == '(' && s.text.back() == ')';
   if (parenthesized) list = sub(s, 1, s.text.size() - 2);
-  schema->returns.reserve(1 + static_cast<size_t>(std::count(list.text.begin(), list.text.end(), ',')));
+  schema->returns.reserve(1 +
+                          static_cast<size_t>(std::count(list.text.begin(), list.text.end(), ',')));
   size_t pos = 0;
   while (true) {
     size_t end = list.text.find(kArgSep, pos);
@@ -329,8 +332,7 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
     pos = end + kArgSep.size();
   }
   if (parenthesized && schema->returns.size() == 1) {
-    return fail(s.offset, "a single return is written without parentheses: " +
-                              quoted(list.text));
+    return fail(s.offset, "a single return is written without parentheses: " + quoted(list.text));
   }
   if (!parenthesized && schema->returns.size() > 1) {
     return fail(s.offset, "two or more returns must be enclosed in parentheses: '(" +
@@ -375,8 +377,10 @@ bool Parser::diagnose_bad_argument_type(Span s, std::string_view owner) {
   const size_t comma = s.text.find(',');
   const size_t bracket = s.text.find('[');
   if (comma != std::string_view::npos && (bracket == std::string_view::npos || comma < bracket)) {
-    fail(s.offset + comma, "expected ', ' (a comma and one space) between items; found ',' "
-                           "without the space in " + std::string(owner));
+    fail(s.offset + comma,
+         "expected ', ' (a comma and one space) between items; found ',' "
+         "without the space in " +
+             std::string(owner));
     return false;
   }
   const size_t space = s.text.find(' ');
@@ -400,8 +404,7 @@ bool Parser::diagnose_bad_argument_type(Span s, std::string_view owner) {
     fail(name.offset + name.text.size(),
          "expected ', ' or ')' after " + quoted(name.text) + " in " + std::string(owner));
   } else {
-    fail(name.offset + name.text.size(),
-         "expected ',' or ')' after argument " + quoted(name.text));
+    fail(name.offset + name.text.size(), "expected ',' or ')' after argument " + quoted(name.text));
   }
   return false;
 }
@@ -455,9 +458,10 @@ bool Parser::parse_type(Span s, Type* out) {
                                  " grammar, which this parse does not accept; parse with a "
                                  "grammar that includes it");
   }
-  return fail(rest.offset, "unknown type " + quoted(base) +
-                               "; expected a base type such as Tensor, int, SymInt, float, bool, "
-                               "str, Scalar, ScalarType, optionally followed by '?', '[]' or '[N]'");
+  return fail(rest.offset,
+              "unknown type " + quoted(base) +
+                  "; expected a base type such as Tensor, int, SymInt, float, bool, "
+                  "str, Scalar, ScalarType, optionally followed by '?', '[]' or '[N]'");
 }
 
 bool Parser::parse_annotation(Span s, Annotation* out) {
@@ -526,14 +530,16 @@ bool Parser::check_invariants(FunctionSchema* schema) {
     for (size_t i = 0; i < *schema->self_index; ++i) {
       if (args[i].is_write()) {
         return fail(args[i].column - 1, "mutable argument " + quoted(args[i].name) +
-                                         " comes before 'self'; mutable positional arguments "
-                                         "must follow 'self'");
+                                            " comes before 'self'; mutable positional arguments "
+                                            "must follow 'self'");
       }
     }
   }
   // TensorOptions: dtype, layout, device, pin_memory in a row among keyword-only arguments.
   static const std::array<std::pair<std::string_view, std::string_view>, 4> kTensorOptions = {
-      {{"dtype", "ScalarType"}, {"layout", "Layout"}, {"device", "Device"},
+      {{"dtype", "ScalarType"},
+       {"layout", "Layout"},
+       {"device", "Device"},
        {"pin_memory", "bool"}}};
   auto matches_option = [](const Argument& a, size_t k) {
     if (a.name != kTensorOptions[k].first || a.type.base != kTensorOptions[k].second ||
@@ -559,8 +565,9 @@ bool Parser::check_invariants(FunctionSchema* schema) {
       continue;
     }
     if (schema->tensor_options_index) {
-      return fail(args[kwargs(k)].column - 1, "a second dtype/layout/device/pin_memory group; "
-                                           "TensorOptions may appear only once");
+      return fail(args[kwargs(k)].column - 1,
+                  "a second dtype/layout/device/pin_memory group; "
+                  "TensorOptions may appear only once");
     }
     schema->tensor_options_index = kwargs(k);
     k += kTensorOptions.size();
@@ -570,9 +577,12 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   const size_t returns_offset = rets.empty() ? text_.size() : rets.front().column - 1;
   for (size_t k = 0; k < out_count && k < rets.size(); ++k) {
     if (args[first_out + k].annotation != rets[k].annotation) {
-      return fail(rets[k].column - 1, "return " + std::to_string(k + 1) + " must carry the same "
-                                   "annotation as out argument " + quoted(args[first_out + k].name) +
-                                   " (the i-th return corresponds to the i-th out argument)");
+      return fail(rets[k].column - 1,
+                  "return " + std::to_string(k + 1) +
+                      " must carry the same "
+                      "annotation as out argument " +
+                      quoted(args[first_out + k].name) +
+                      " (the i-th return corresponds to the i-th out argument)");
     }
   }
   const size_t post_self = schema->self_index ? *schema->self_index + 1 : 0;
@@ -581,15 +591,16 @@ bool Parser::check_invariants(FunctionSchema* schema) {
     for (size_t r = 0; r < rets.size(); ++r) {
       if (rets[r].annotation == args[i].annotation) {
         return fail(rets[r].column - 1, "mutable positional argument " + quoted(args[i].name) +
-                                         " must not be returned");
+                                            " must not be returned");
       }
     }
   }
   size_t mutable_returns = 0;
   for (const Return& r : rets) mutable_returns += r.is_write() ? 1 : 0;
   if (mutable_returns != 0 && mutable_returns != rets.size()) {
-    return fail(returns_offset, "returns must be all mutable or all immutable; mix of 'Tensor(a!)' "
-                                "and plain returns is not allowed");
+    return fail(returns_offset,
+                "returns must be all mutable or all immutable; mix of 'Tensor(a!)' "
+                "and plain returns is not allowed");
   }
   for (size_t r = 0; r < rets.size(); ++r) {
     if (!rets[r].is_write()) continue;
@@ -603,9 +614,10 @@ bool Parser::check_invariants(FunctionSchema* schema) {
       }
     }
     if (!aliased) {
-      return fail(rets[r].column - 1, "mutable return " + std::to_string(r + 1) +
-                                       " must alias an out argument or 'self'; did you forget to "
-                                       "put the out argument after '*'?");
+      return fail(rets[r].column - 1,
+                  "mutable return " + std::to_string(r + 1) +
+                      " must alias an out argument or 'self'; did you forget to "
+                      "put the out argument after '*'?");
     }
   }
   bool is_scratch = false;
@@ -619,16 +631,17 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   }
   if (out_count != 0) {
     if (!all_plain && !rets.empty()) {
-      return fail(returns_offset, "an out= schema whose out arguments are not all plain 'Tensor' "
-                                  "(e.g. 'Tensor(a!)[]') must return '()'");
+      return fail(returns_offset,
+                  "an out= schema whose out arguments are not all plain 'Tensor' "
+                  "(e.g. 'Tensor(a!)[]') must return '()'");
     }
     if (all_plain) {
       const size_t expected = non_scratch_outs;
       if (expected != rets.size()) {
-        return fail(returns_offset, "an out= schema must return one 'Tensor(x!)' per out argument "
-                                    "(not counting '_scratch_' ones): expected " +
-                                        std::to_string(expected) + ", found " +
-                                        std::to_string(rets.size()));
+        return fail(returns_offset,
+                    "an out= schema must return one 'Tensor(x!)' per out argument "
+                    "(not counting '_scratch_' ones): expected " +
+                        std::to_string(expected) + ", found " + std::to_string(rets.size()));
       }
     }
   }
@@ -650,8 +663,9 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   }
   const bool is_out = out_count != 0;
   if (is_out && schema->name.inplace) {
-    return fail(args[first_out].column - 1, "an in-place operator cannot also have out arguments; "
-                                            "torchgen cannot classify it");
+    return fail(args[first_out].column - 1,
+                "an in-place operator cannot also have out arguments; "
+                "torchgen cannot classify it");
   }
   bool is_mutable = false;
   for (size_t i = post_self; i < args.size(); ++i) {
@@ -671,13 +685,15 @@ bool Parser::check_invariants(FunctionSchema* schema) {
   if (schema->tensor_options_index && schema->kind != SchemaKind::kFunctional) {
     return fail(args[*schema->tensor_options_index].column - 1,
                 "dtype/layout/device/pin_memory (TensorOptions) are only allowed on functional "
-                "schemas; this one is " + std::string(to_string(schema->kind)));
+                "schemas; this one is " +
+                    std::string(to_string(schema->kind)));
   }
   if (schema->name.overload.find("functional") != std::string::npos &&
       schema->kind != SchemaKind::kFunctional) {
     return fail(schema->name.full_base().size() + 1,
                 "an overload name containing 'functional' requires a functional schema; this one "
-                "is " + std::string(to_string(schema->kind)));
+                "is " +
+                    std::string(to_string(schema->kind)));
   }
   uint32_t sets = kUpstreamBaseTypes | kTorchnpugenBaseTypes;
   auto need = [&](const Type& t) {

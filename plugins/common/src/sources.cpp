@@ -12,8 +12,8 @@
 namespace skillrt::ops {
 namespace {
 
-constexpr std::string_view kOpPluginSections[] = {"official", "autograd", "custom", "symint",
-                                                  "quant", "tocpu", "unsupported"};
+constexpr std::string_view kOpPluginSections[] = {"official", "autograd", "custom",     "symint",
+                                                  "quant",    "tocpu",    "unsupported"};
 // Keys whose value is an op-plugin version spec.
 constexpr std::string_view kVersionKeys[] = {"acl_op", "op_api", "exposed", "internal_format_opapi",
                                              "dvm",    "sparse", "version"};
@@ -108,15 +108,15 @@ class Loader {
     e.where = SourceLocation{out_->file, it->second};
     e.parsed = parse_schema(e.schema_text, grammar_);
     if (!e.parsed.ok()) {
-      issue(e.where.line, "schema '" + e.schema_text + "' does not parse: " +
-                              e.parsed.error.to_string());
+      issue(e.where.line,
+            "schema '" + e.schema_text + "' does not parse: " + e.parsed.error.to_string());
     }
     for (std::string_view vk : kVersionKeys) {
       if (!e.keys.contains(std::string(vk)) || out_->all_version.empty()) continue;
       const VersionSpec spec = parse_version_spec(e.keys[std::string(vk)], out_->all_version);
       if (!spec.problem.empty()) {
-        issue(e.key_lines[std::string(vk)], "'" + std::string(vk) + "' of " + e.op_name() + ": " +
-                                                spec.problem);
+        issue(e.key_lines[std::string(vk)],
+              "'" + std::string(vk) + "' of " + e.op_name() + ": " + spec.problem);
       }
     }
     out_->entries.push_back(std::move(e));
@@ -190,8 +190,10 @@ VersionSpec parse_version_spec(const Json& value, const std::vector<std::string>
     spec.written += "]";
     // op-plugin's codegen reads a list as an inclusive index range, never as an enumeration.
     if (value.size() != 2 || !value[0].is_string() || !value[1].is_string()) {
-      spec.problem = "a version list must be a range of exactly two versions, e.g. "
-                     "[v2.1, newest]; found " + spec.written;
+      spec.problem =
+          "a version list must be a range of exactly two versions, e.g. "
+          "[v2.1, newest]; found " +
+          spec.written;
       return spec;
     }
     const std::string first = value[0].get<std::string>();
@@ -368,8 +370,8 @@ OpSource load_source_text(std::string_view text, std::string file, SourceFormat 
                                  ? is_op_plugin_section(key)
                                  : key == "backward";
         if (section) {
-          loader.entries(kv.second, out.format == SourceFormat::kOpPluginFunctions ? "func" : "name",
-                         key);
+          loader.entries(kv.second,
+                         out.format == SourceFormat::kOpPluginFunctions ? "func" : "name", key);
         } else {
           out.top_level[key] = to_json(kv.second);
           if (key != "all_version") {
@@ -381,7 +383,8 @@ OpSource load_source_text(std::string_view text, std::string file, SourceFormat 
       break;
     }
     case SourceFormat::kUnknown:
-      throw SourceError("'" + out.file + "' is none of native_functions.yaml, derivatives.yaml, "
+      throw SourceError("'" + out.file +
+                        "' is none of native_functions.yaml, derivatives.yaml, "
                         "op_plugin_functions.yaml or op-plugin derivatives.yaml: expected a list "
                         "of '- func:' / '- name:' entries or op-plugin sections");
   }
@@ -398,13 +401,14 @@ std::string resolve_source_path(const std::string& path_or_checkout) {
   const fs::path p(path_or_checkout);
   if (fs::is_regular_file(p, ec)) return path_or_checkout;
   if (!fs::is_directory(p, ec)) {
-    throw SourceError("source '" + path_or_checkout + "' does not exist; give a YAML file or a "
+    throw SourceError("source '" + path_or_checkout +
+                      "' does not exist; give a YAML file or a "
                       "PyTorch / op-plugin checkout");
   }
-  static const char* const kCandidates[] = {
-      "aten/src/ATen/native/native_functions.yaml", "op_plugin/config/op_plugin_functions.yaml",
-      "torchgen/packaged/ATen/native/native_functions.yaml", "native_functions.yaml",
-      "op_plugin_functions.yaml"};
+  static const char* const kCandidates[] = {"aten/src/ATen/native/native_functions.yaml",
+                                            "op_plugin/config/op_plugin_functions.yaml",
+                                            "torchgen/packaged/ATen/native/native_functions.yaml",
+                                            "native_functions.yaml", "op_plugin_functions.yaml"};
   for (const char* c : kCandidates) {
     if (fs::is_regular_file(p / c, ec)) return (p / c).string();
   }

@@ -64,7 +64,8 @@ TEST_CASE("diff of native_functions.yaml against a derived version finds every c
   changed += "\n- func: my_new_op(Tensor self, int k=2) -> Tensor\n  variants: function\n";
   edit(&changed, "gelu(Tensor self, *, str approximate='none') -> Tensor\n",
        "gelu(Tensor self, *, str approximate='tanh') -> Tensor\n");
-  edit(&changed, "chunk(Tensor(a -> *) self, int chunks,", "chunk(Tensor(a -> *) self, SymInt chunks,");
+  edit(&changed, "chunk(Tensor(a -> *) self, int chunks,",
+       "chunk(Tensor(a -> *) self, SymInt chunks,");
   edit(&changed, "set_data(Tensor(a!) self,", "set_data(Tensor(b!) self,");
   edit(&changed, "_cast_Byte(Tensor self, bool non_blocking=False)",
        "_cast_Byte(Tensor self, bool non_blocking=False, int extra=0)");
@@ -114,10 +115,8 @@ TEST_CASE("diff of native_functions.yaml against a derived version finds every c
   CHECK(has(all, "is_nonzero", "return_type", "return 1", "bool", "int"));
   CHECK(has(all, "max.dim", "return_name", "return 1", "values", "vals"));
   CHECK(has(all, "_local_scalar_dense", "return_added", "return 2", "<none>", "Scalar"));
-  CHECK(has(all, "_cast_Short", "argument_kwarg_only", "non_blocking", "positional",
-            "kwarg_only"));
-  CHECK(has(all, "add.Tensor", "key_changed", "variants", "\"function, method\"",
-            "\"function\""));
+  CHECK(has(all, "_cast_Short", "argument_kwarg_only", "non_blocking", "positional", "kwarg_only"));
+  CHECK(has(all, "add.Tensor", "key_changed", "variants", "\"function, method\"", "\"function\""));
   CHECK(has(all, "_cast_Half", "key_added", "tags", "<none>", "\"core\""));
   CHECK(has(all, "data", "key_removed", "manual_cpp_binding", "\"True\"", "<none>"));
   CHECK(has(all, "_cast_Int", "argument_moved", "non_blocking", "1", "0"));
@@ -131,7 +130,8 @@ TEST_CASE("diff of native_functions.yaml against a derived version finds every c
 }
 
 TEST_CASE("diff of op_plugin_functions.yaml follows duplicates and version fields") {
-  const std::string original = read_text(source_path("tests/data/op-plugin/op_plugin_functions.yaml"));
+  const std::string original =
+      read_text(source_path("tests/data/op-plugin/op_plugin_functions.yaml"));
   std::string changed = original;
   edit(&changed,
        "    acl_op: [v2.7, newest]\n    op_api: [v2.7, newest]\n\n  - func: _embedding_bag(",

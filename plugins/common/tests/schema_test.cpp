@@ -20,7 +20,8 @@ std::string annotation_or_null(const std::optional<Annotation>& a) {
 }  // namespace
 
 TEST_CASE("every PyTorch 2.11 native_functions.yaml schema prints back byte for byte") {
-  const OpSource src = load_source_file(source_path("tests/data/pytorch-2.11/native_functions.yaml"));
+  const OpSource src =
+      load_source_file(source_path("tests/data/pytorch-2.11/native_functions.yaml"));
   REQUIRE(src.format == SourceFormat::kNativeFunctions);
   REQUIRE(src.entries.size() == 2674);
   size_t checked = 0;
@@ -37,8 +38,8 @@ TEST_CASE("every PyTorch 2.11 native_functions.yaml schema prints back byte for 
 }
 
 TEST_CASE("every op-plugin schema prints back byte for byte under the torchnpugen grammar") {
-  for (const char* file : {"tests/data/op-plugin/op_plugin_functions.yaml",
-                           "tests/data/op-plugin/derivatives.yaml"}) {
+  for (const char* file :
+       {"tests/data/op-plugin/op_plugin_functions.yaml", "tests/data/op-plugin/derivatives.yaml"}) {
     const OpSource src = load_source_file(source_path(file));
     INFO(file);
     CHECK(src.issues.empty());
@@ -54,7 +55,8 @@ TEST_CASE("every op-plugin schema prints back byte for byte under the torchnpuge
 }
 
 TEST_CASE("op-plugin kinds match the counts measured with torchnpugen") {
-  const OpSource src = load_source_file(source_path("tests/data/op-plugin/op_plugin_functions.yaml"));
+  const OpSource src =
+      load_source_file(source_path("tests/data/op-plugin/op_plugin_functions.yaml"));
   std::map<std::string, int> kinds;
   for (const OpEntry& e : src.entries) ++kinds[std::string(to_string(e.parsed.schema->kind))];
   CHECK(kinds["functional"] == 923);
@@ -66,7 +68,8 @@ TEST_CASE("op-plugin kinds match the counts measured with torchnpugen") {
 // The probe table of schema-grammar.md §6. The TSV holds torchnpugen's measured verdicts; the
 // upstream verdicts are the brief's reading of torchgen's code, except where noted.
 TEST_CASE("grammar probes: torchnpugen verdicts, upstream differences, permissive union") {
-  const auto lines = read_lines(source_path("plugins/common/tests/data/schema_grammar_probes_torchnpugen.tsv"));
+  const auto lines =
+      read_lines(source_path("plugins/common/tests/data/schema_grammar_probes_torchnpugen.tsv"));
   REQUIRE(lines.size() == 42);
   size_t rows = 0;
   for (size_t i = 1; i < lines.size(); ++i) {
@@ -124,9 +127,11 @@ TEST_CASE("a rejected schema names the column and what was expected") {
       {"f(Tensor(a!|b) x) -> Tensor", 12, "unexpected '|'"},
       {"f(Tensor x, str s=\"a=b\") -> Tensor", 21, "more than one '='"},
       {"f(Tensor x=) -> Tensor", 12, "expected a default value"},
-      {"f(Tensor self, *, Tensor(a!) out, Tensor b) -> Tensor(a!)", 35, "follows the out argument 'out'"},
+      {"f(Tensor self, *, Tensor(a!) out, Tensor b) -> Tensor(a!)", 35,
+       "follows the out argument 'out'"},
       {"f(Tensor x, *, Tensor(a!) out) -> Tensor", 35, "same annotation as out argument 'out'"},
-      {"f(Tensor x, *, Tensor(a!) out, Tensor(b!) o2) -> Tensor(a!)", 50, "one 'Tensor(x!)' per out"},
+      {"f(Tensor x, *, Tensor(a!) out, Tensor(b!) o2) -> Tensor(a!)", 50,
+       "one 'Tensor(x!)' per out"},
       {"f_(Tensor self) -> Tensor", 1, "needs a mutable 'self'"},
       {"f_(Tensor(a!) self) -> Tensor", 24, "must return exactly 'self'"},
       {"f(Tensor x\n) -> Tensor", 11, "single line"},

@@ -117,14 +117,16 @@ TEST_CASE("version specs: keyword, range, single, comma list and invalid forms")
   CHECK(spec(R"("v2.1,v2.3")").versions == std::vector<std::string>{"v2.1", "v2.3"});
   CHECK(spec(R"("v2.1,v2.3")").form == VersionSpec::Form::kCommaList);
   CHECK_THAT(spec(R"(["v2.1", "v2.2", "v2.3"])").problem, Catch::Contains("exactly two"));
-  CHECK_THAT(spec(R"(["v1.11", "newest"])").problem, Catch::Contains("'v1.11' is not in all_version"));
+  CHECK_THAT(spec(R"(["v1.11", "newest"])").problem,
+             Catch::Contains("'v1.11' is not in all_version"));
   CHECK_THAT(spec(R"(["v2.1", "v9.9"])").problem, Catch::Contains("neither 'newest'"));
   CHECK(spec(R"(["v2.1", "v9.9"])").form == VersionSpec::Form::kInvalid);
 
   // The real file uses all four forms.
   std::set<VersionSpec::Form> forms;
   for (const OpEntry& e : op_plugin().entries) {
-    for (const char* k : {"acl_op", "op_api", "exposed", "internal_format_opapi", "dvm", "sparse"}) {
+    for (const char* k :
+         {"acl_op", "op_api", "exposed", "internal_format_opapi", "dvm", "sparse"}) {
       if (const Json* v = e.key(k)) {
         const VersionSpec vs = parse_version_spec(*v, op_plugin().all_version);
         CHECK(vs.problem.empty());
@@ -133,8 +135,8 @@ TEST_CASE("version specs: keyword, range, single, comma list and invalid forms")
     }
   }
   CHECK(forms == std::set<VersionSpec::Form>{VersionSpec::Form::kKeyword, VersionSpec::Form::kRange,
-                                              VersionSpec::Form::kSingle,
-                                              VersionSpec::Form::kCommaList});
+                                             VersionSpec::Form::kSingle,
+                                             VersionSpec::Form::kCommaList});
 }
 
 TEST_CASE("derivatives files, upstream and op-plugin") {

@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -95,21 +95,25 @@ TEST_CASE("schema request: the issue's add_.Tensor example, field by field") {
   CHECK(out.at("overload") == "Tensor");
   CHECK(out.at("kind") == "inplace");
   REQUIRE(out.at("arguments").size() == 3);
-  CHECK(out.at("arguments")[0] == Json{{"name", "self"},     {"type", "Tensor"},
-                                       {"default", nullptr}, {"kwarg_only", false},
-                                       {"out", false},       {"annotation", "a!"},
+  CHECK(out.at("arguments")[0] == Json{{"name", "self"},
+                                       {"type", "Tensor"},
+                                       {"default", nullptr},
+                                       {"kwarg_only", false},
+                                       {"out", false},
+                                       {"annotation", "a!"},
                                        {"is_write", true}});
   CHECK(out.at("arguments")[2].at("default") == "1");
   CHECK(out.at("arguments")[2].at("kwarg_only") == true);
-  CHECK(out.at("returns") == Json::array({Json{{"name", nullptr}, {"type", "Tensor"},
-                                               {"annotation", "a!"}}}));
+  CHECK(out.at("returns") ==
+        Json::array({Json{{"name", nullptr}, {"type", "Tensor"}, {"annotation", "a!"}}}));
   CHECK(out.at("roundtrip") ==
         "add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)");
   CHECK(out.at("source").is_null());
 }
 
 TEST_CASE("schema request: annotated list types print without the annotation") {
-  const Json out = run({{"schema", "chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"}});
+  const Json out =
+      run({{"schema", "chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]"}});
   CHECK(out.at("arguments")[0].at("type") == "Tensor");
   CHECK(out.at("arguments")[0].at("annotation") == "a -> *");
   CHECK(out.at("arguments")[0].at("is_write") == false);
@@ -163,8 +167,8 @@ TEST_CASE("op request against op-plugin files and checkouts") {
   const Json via_dir = run({{"op", "gather"}, {"source", path_of("tests/data/op-plugin")}});
   CHECK_THAT(via_dir.at("source").at("file").get<std::string>(),
              Catch::EndsWith("op_plugin_functions.yaml"));
-  const Json deriv = run({{"op", "gather"},
-                          {"source", path_of("tests/data/op-plugin/derivatives.yaml")}});
+  const Json deriv =
+      run({{"op", "gather"}, {"source", path_of("tests/data/op-plugin/derivatives.yaml")}});
   CHECK(deriv.at("source").at("line") == 12);
   CHECK_THAT(error_of({{"op", "add"}, {"source", "/no/such/file.yaml"}}),
              Catch::Contains("source: source '/no/such/file.yaml' does not exist"));
@@ -214,7 +218,8 @@ TEST_CASE("diff request: two versions of a file") {
   REQUIRE(out.at("changed").size() == 1);
   const Json& changes = out.at("changed")[0].at("changes");
   REQUIRE(changes.size() == 2);
-  CHECK(changes[0] == Json{{"what", "argument_default"}, {"subject", "k"}, {"old", "1"}, {"new", "2"}});
+  CHECK(changes[0] ==
+        Json{{"what", "argument_default"}, {"subject", "k"}, {"old", "1"}, {"new", "2"}});
   CHECK(changes[1].at("what") == "key_changed");
   CHECK(changes[1].at("subject") == "variants");
   CHECK(out.at("unchanged") == 0);
@@ -229,7 +234,8 @@ TEST_CASE("requests that name no mode or two modes are refused with guidance") {
 
 TEST_CASE("the skill's example requests are valid and run") {
   size_t n = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(path_of("skills/op-schema/examples"))) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(path_of("skills/op-schema/examples"))) {
     if (entry.path().extension() != ".json") continue;
     std::ifstream in(entry.path());
     Json request = Json::parse(in);

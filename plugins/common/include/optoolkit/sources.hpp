@@ -1,8 +1,9 @@
 // Loaders for the YAML files that carry operator schemas, upstream and in op-plugin:
 //   native_functions.yaml   (PyTorch)   a list of `- func: ...` entries
 //   derivatives.yaml        (PyTorch)   a list of `- name: ...` entries
-//   op_plugin_functions.yaml (op-plugin) all_version + sections official/autograd/custom/symint/quant
-//   derivatives.yaml        (op-plugin) all_version + backward: list of `- name: ...` entries
+//   op_plugin_functions.yaml (op-plugin) all_version + sections
+//   official/autograd/custom/symint/quant derivatives.yaml        (op-plugin) all_version +
+//   backward: list of `- name: ...` entries
 // Every entry keeps the file and line of its schema key and of every other key, so a tool can
 // cite its evidence. Values are kept as written (scalars as strings), never evaluated.
 #ifndef SKILLRT_OPTOOLKIT_SOURCES_HPP_
@@ -79,7 +80,7 @@ struct OpEntry {
 
 struct OpSource {
   SourceFormat format = SourceFormat::kUnknown;
-  std::string file;                     // as given to the loader (or the embedded name)
+  std::string file;                      // as given to the loader (or the embedded name)
   std::vector<std::string> all_version;  // op-plugin files only
   std::vector<OpEntry> entries;
   std::vector<SourceIssue> issues;  // entries that do not parse, unknown sections, bad versions
