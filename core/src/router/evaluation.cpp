@@ -33,11 +33,16 @@ Result<std::vector<LabelledRequest>> load_labelled(const std::filesystem::path& 
                       "no skill serves)");
     }
     LabelledRequest r;
-    r.id = j.value("id", static_cast<int>(line_no));
-    r.text = j["text"].get<std::string>();
-    r.skill = j["skill"].get<std::string>();
-    r.lang = j.value("lang", std::string());
-    r.split = j.value("split", std::string("dev"));
+    try {
+      r.id = j.value("id", static_cast<int>(line_no));
+      r.text = j["text"].get<std::string>();
+      r.skill = j["skill"].get<std::string>();
+      r.lang = j.value("lang", std::string());
+      r.split = j.value("split", std::string("dev"));
+    } catch (const nlohmann::json::exception& e) {
+      return fail(Code::kInvalidArgument, where + ": wrong field type (" + e.what() +
+                                              "); id is a number, the others strings");
+    }
     out.push_back(std::move(r));
   }
   return out;

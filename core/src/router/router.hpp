@@ -81,7 +81,8 @@ class Router {
   std::vector<Candidate> rank(std::string_view text, size_t top_k = 5) const;
   // The best top_k regardless of threshold (for "nearest skills" messages and diagnostics).
   std::vector<Candidate> rank_all(std::string_view text, size_t top_k = 5) const;
-  // Every skill with a non-zero raw score, highest raw score first, with its features.
+  // Every skill with a non-zero raw score, highest raw score first, with its features. Only
+  // the best 16 get coverage and matched computed; the rest are too far behind to pass.
   std::vector<ScoredSkill> score(std::string_view text) const;
 
   double threshold() const { return threshold_; }

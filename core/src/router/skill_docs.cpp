@@ -101,6 +101,20 @@ std::string collapse_whitespace(std::string_view text) {
   return out;
 }
 
+// POSIX shell single quotes; an embedded quote becomes '\'' so the line stays copy-pasteable.
+std::string shell_quote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else {
+      out += c;
+    }
+  }
+  out += '\'';
+  return out;
+}
+
 Result<void> write_atomically(const fs::path& file, const std::string& content) {
   fs::path tmp = file;
   tmp += ".tmp-" + std::to_string(::getpid());
@@ -197,6 +211,10 @@ Result<SkillDoc> parse_skill_md(std::string_view text, const fs::path& origin) {
     doc.name = root["name"].as<std::string>();
     if (auto problem = name_problem(doc.name); !problem.empty()) {
       return fail(Code::kInvalidArgument, where(origin) + ": " + problem);
+    }
+    if (root["description"] && !root["description"].IsScalar() && !root["description"].IsNull()) {
+      return fail(Code::kInvalidArgument,
+                  where(origin) + ": 'description' must be one string, not a list or mapping");
     }
     if (!root["description"] || !root["description"].IsScalar()) {
       return fail(Code::kInvalidArgument,
@@ -372,7 +390,7 @@ Result<fs::path> export_root(const ExportOptions& options) {
 std::string render_exported(const SkillDoc& doc, const ExportOptions& options) {
   std::string input = doc.example_input.empty() ? "{}" : doc.example_input;
   std::string tool = std::string(kMcpToolPrefix) + doc.name;
-  std::string cli = options.command + " run " + doc.name + " --input '" + input + "'";
+  std::string cli = options.command + " run " + doc.name + " --input " + shell_quote(input);
   YAML::Emitter yaml;
   yaml << YAML::BeginMap;
   yaml << YAML::Key << "name" << YAML::Value << doc.name;

@@ -86,10 +86,18 @@ TEST_CASE("content units weigh English words and Chinese characters", "[router][
   CHECK(it->unit_end == 3);
 }
 
+TEST_CASE("four-byte CJK characters form bigrams", "[router][analyzer]") {
+  // U+20000 and U+20001 (CJK Extension B) are four bytes each.
+  CHECK(has_term("\xF0\xA0\x80\x80\xF0\xA0\x80\x81", "\xF0\xA0\x80\x80\xF0\xA0\x80\x81",
+                 TermKind::kCjkBigram));
+}
+
 TEST_CASE("malformed UTF-8 degrades to separators", "[router][analyzer]") {
   std::string bad = "test\xff\xfe算\xe7子 fix";
   auto terms = analyze(bad, Lexicon::builtin());
   CHECK(std::any_of(terms.begin(), terms.end(), [](const auto& t) { return t.text == "fix"; }));
+  // A truncated sequence at the end of the text is not read past.
+  CHECK(analyze("ok \xE7\xAE", Lexicon::builtin()).size() == 1);
 }
 
 TEST_CASE("the built-in lexicon parses without problems", "[router][analyzer]") {

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -57,6 +58,23 @@ TEST_CASE("the routing dataset has the shape issue 6 asks for", "[router][eval]"
     CHECK(per_skill[name] >= 9);
     CHECK(per_skill[name] <= 14);
   }
+}
+
+TEST_CASE("labelled-request files with bad lines are refused with the line", "[router][eval]") {
+  fs::path dir = fs::path(SKILLRT_BINARY_DIR) / "tmp";
+  fs::create_directories(dir);
+  fs::path file = dir / "router-labelled-bad.jsonl";
+  auto check = [&](const std::string& content, const std::string& expected) {
+    std::ofstream(file) << content;
+    auto r = load_labelled(file);
+    REQUIRE_FALSE(r.has_value());
+    CHECK(r.error().message.find(expected) != std::string::npos);
+  };
+  check("{\"text\":\"a\",\"skill\":\"none\"}\nnot json\n", ":2: not a JSON object");
+  check("{\"text\":\"a\"}\n", ":1: needs string fields");
+  check("{\"text\":\"a\",\"skill\":\"none\",\"id\":\"seven\"}\n", ":1: wrong field type");
+  fs::remove(file);
+  CHECK_FALSE(load_labelled(file).has_value());
 }
 
 TEST_CASE("routing accuracy meets the targets", "[router][eval]") {

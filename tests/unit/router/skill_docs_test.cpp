@@ -122,6 +122,8 @@ TEST_CASE("SKILL.md parse errors say what to fix", "[router][skill_docs]") {
   CHECK(error_of("---\nname: a\ndescription: b\nmetadata:\n  keywords: {x: 1}\n---\n")
             .find("metadata.keywords must be a list") != std::string::npos);
   CHECK(error_of(doc_text("Bad_Name", "b")).find("kebab-case") != std::string::npos);
+  CHECK(error_of("---\nname: a\ndescription: [x, y]\n---\n").find("must be one string") !=
+        std::string::npos);
 }
 
 TEST_CASE("the description limit counts characters, not bytes", "[router][skill_docs]") {
@@ -275,6 +277,13 @@ TEST_CASE("export for Codex writes the same folders under .codex", "[router][ski
   auto fm = front_matter(slurp(written->front()));
   CHECK(fm["description"].as<std::string>() == "multi line text");
   CHECK(fm["metadata"]["cli"].as<std::string>() == R"(skillrt run demo --input '{"a":1}')");
+
+  // A quote inside the example stays valid shell.
+  doc->example_input = R"({"q":"it's"})";
+  auto quoted = export_skills({*doc}, options);
+  REQUIRE(quoted.has_value());
+  auto cli = front_matter(slurp(quoted->front()))["metadata"]["cli"].as<std::string>();
+  CHECK(cli == R"(skillrt run demo --input '{"q":"it'\''s"}')");
 }
 
 TEST_CASE("export refuses an invalid name and an unwritable root", "[router][skill_docs]") {

@@ -57,41 +57,31 @@ void undouble(std::string& s) {
   s.pop_back();
 }
 
-// Decodes one UTF-8 code point at `i`; returns its length (1 for bytes that do not decode,
-// so malformed input degrades to separators instead of stopping the analysis).
+// Decodes one UTF-8 code point at `i`; returns its length. A byte that does not start a
+// well-formed sequence decodes to U+FFFD with length 1, so malformed input degrades to
+// separators instead of stopping the analysis.
 size_t decode_utf8(std::string_view s, size_t i, char32_t* out) {
   auto b0 = static_cast<unsigned char>(s[i]);
-  auto cont = [&](size_t k) -> int {
-    if (i + k >= s.size()) return -1;
-    auto b = static_cast<unsigned char>(s[i + k]);
-    return (b & 0xC0) == 0x80 ? (b & 0x3F) : -1;
-  };
-  if (b0 < 0x80) {
+  size_t len = b0 < 0x80             ? 1
+               : (b0 & 0xE0) == 0xC0 ? 2
+               : (b0 & 0xF0) == 0xE0 ? 3
+               : (b0 & 0xF8) == 0xF0 ? 4
+                                     : 0;
+  *out = 0xFFFD;
+  if (len == 0 || i + len > s.size()) return 1;
+  if (len == 1) {
     *out = b0;
     return 1;
   }
-  if ((b0 & 0xE0) == 0xC0) {
-    int c1 = cont(1);
-    if (c1 < 0) return *out = 0xFFFD, 1;
-    *out = (static_cast<char32_t>(b0 & 0x1F) << 6) | static_cast<char32_t>(c1);
-    return 2;
+  static constexpr unsigned char kLeadMask[] = {0, 0, 0x1F, 0x0F, 0x07};
+  char32_t cp = b0 & kLeadMask[len];
+  for (size_t k = 1; k < len; ++k) {
+    auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 1;
+    cp = (cp << 6) | (b & 0x3F);
   }
-  if ((b0 & 0xF0) == 0xE0) {
-    int c1 = cont(1), c2 = cont(2);
-    if (c1 < 0 || c2 < 0) return *out = 0xFFFD, 1;
-    *out = (static_cast<char32_t>(b0 & 0x0F) << 12) | (static_cast<char32_t>(c1) << 6) |
-           static_cast<char32_t>(c2);
-    return 3;
-  }
-  if ((b0 & 0xF8) == 0xF0) {
-    int c1 = cont(1), c2 = cont(2), c3 = cont(3);
-    if (c1 < 0 || c2 < 0 || c3 < 0) return *out = 0xFFFD, 1;
-    *out = (static_cast<char32_t>(b0 & 0x07) << 18) | (static_cast<char32_t>(c1) << 12) |
-           (static_cast<char32_t>(c2) << 6) | static_cast<char32_t>(c3);
-    return 4;
-  }
-  *out = 0xFFFD;
-  return 1;
+  *out = cp;
+  return len;
 }
 
 bool is_cjk(char32_t c) {
