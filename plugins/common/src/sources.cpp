@@ -1,13 +1,12 @@
 #include "optoolkit/sources.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "detail/edit_distance.hpp"
+#include "detail/yaml_tree.hpp"
 
 namespace skillrt::ops {
 namespace {
@@ -18,28 +17,29 @@ constexpr std::string_view kOpPluginSections[] = {"official", "autograd", "custo
 constexpr std::string_view kVersionKeys[] = {"acl_op", "op_api", "exposed", "internal_format_opapi",
                                              "dvm",    "sparse", "version"};
 
-size_t line_of(const YAML::Node& node) {
-  return node.Mark().line < 0 ? 0 : static_cast<size_t>(node.Mark().line) + 1;
-}
+using detail::YamlNode;
+
+size_t line_of(const YamlNode& node) { return node.line; }
 
 // Scalars stay strings as written; YAML null becomes JSON null.
-Json to_json(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      return node.Scalar();
-    case YAML::NodeType::Sequence: {
+Json to_json(const YamlNode& node) {
+  switch (node.kind) {
+    case YamlNode::Kind::kScalar:
+      return node.scalar;
+    case YamlNode::Kind::kSequence: {
       Json a = Json::array();
-      for (const YAML::Node& item : node) a.push_back(to_json(item));
+      for (const YamlNode& item : node.items) a.push_back(to_json(item));
       return a;
     }
-    case YAML::NodeType::Map: {
+    case YamlNode::Kind::kMap: {
       Json o = Json::object();
-      for (const auto& kv : node) o[kv.first.Scalar()] = to_json(kv.second);
+      for (const auto& [k, v] : node.entries) o[k.scalar] = to_json(v);
       return o;
     }
-    default:
-      return nullptr;
+    case YamlNode::Kind::kNull:
+      break;
   }
+  return nullptr;
 }
 
 bool is_op_plugin_section(std::string_view key) {
@@ -47,19 +47,19 @@ bool is_op_plugin_section(std::string_view key) {
          std::end(kOpPluginSections);
 }
 
-SourceFormat detect(const YAML::Node& root) {
-  if (root.IsSequence()) {
-    for (const YAML::Node& item : root) {
-      if (!item.IsMap()) continue;
-      if (item["func"]) return SourceFormat::kNativeFunctions;
-      if (item["name"]) return SourceFormat::kDerivatives;
+SourceFormat detect(const YamlNode& root) {
+  if (root.kind == YamlNode::Kind::kSequence) {
+    for (const YamlNode& item : root.items) {
+      if (item.kind != YamlNode::Kind::kMap) continue;
+      if (item.find("func")) return SourceFormat::kNativeFunctions;
+      if (item.find("name")) return SourceFormat::kDerivatives;
     }
     return SourceFormat::kUnknown;
   }
-  if (!root.IsMap()) return SourceFormat::kUnknown;
-  if (root["backward"]) return SourceFormat::kOpPluginDerivatives;
-  for (const auto& kv : root) {
-    if (is_op_plugin_section(kv.first.Scalar())) return SourceFormat::kOpPluginFunctions;
+  if (root.kind != YamlNode::Kind::kMap) return SourceFormat::kUnknown;
+  if (root.find("backward")) return SourceFormat::kOpPluginDerivatives;
+  for (const auto& [k, v] : root.entries) {
+    if (is_op_plugin_section(k.scalar)) return SourceFormat::kOpPluginFunctions;
   }
   return SourceFormat::kUnknown;
 }
@@ -68,12 +68,14 @@ class Loader {
  public:
   Loader(OpSource* out, Grammar grammar) : out_(out), grammar_(grammar) {}
 
-  void entries(const YAML::Node& list, std::string_view schema_key, const std::string& section) {
-    if (!list.IsSequence()) {
-      if (!list.IsNull()) issue(line_of(list), "section '" + section + "' is not a list; skipped");
+  void entries(const YamlNode& list, std::string_view schema_key, const std::string& section) {
+    if (list.kind != YamlNode::Kind::kSequence) {
+      if (list.kind != YamlNode::Kind::kNull) {
+        issue(line_of(list), "section '" + section + "' is not a list; skipped");
+      }
       return;
     }
-    for (const YAML::Node& item : list) entry(item, schema_key, section);
+    for (const YamlNode& item : list.items) entry(item, schema_key, section);
   }
 
  private:
@@ -81,8 +83,8 @@ class Loader {
     out_->issues.push_back(SourceIssue{SourceLocation{out_->file, line}, std::move(message)});
   }
 
-  void entry(const YAML::Node& item, std::string_view schema_key, const std::string& section) {
-    if (!item.IsMap()) {
+  void entry(const YamlNode& item, std::string_view schema_key, const std::string& section) {
+    if (item.kind != YamlNode::Kind::kMap) {
       issue(line_of(item), "list item is not a mapping; expected '" + std::string(schema_key) +
                                ": <schema>' and its keys");
       return;
@@ -90,14 +92,14 @@ class Loader {
     OpEntry e;
     e.section = section;
     e.keys = Json::object();
-    for (const auto& kv : item) {
-      const std::string key = kv.first.Scalar();
+    for (const auto& [k, v] : item.entries) {
+      const std::string& key = k.scalar;
       if (e.keys.contains(key)) {
-        issue(line_of(kv.first), "duplicate key '" + key + "' in one entry; the first is kept");
+        issue(line_of(k), "duplicate key '" + key + "' in one entry; the first is kept");
         continue;
       }
-      e.keys[key] = to_json(kv.second);
-      e.key_lines[key] = line_of(kv.first);
+      e.keys[key] = to_json(v);
+      e.key_lines[key] = line_of(k);
     }
     const auto it = e.key_lines.find(std::string(schema_key));
     if (it == e.key_lines.end() || !e.keys[std::string(schema_key)].is_string()) {
@@ -336,14 +338,25 @@ std::vector<std::string> OpSource::nearest(std::string_view name, size_t limit) 
   return out;
 }
 
-OpSource load_source_text(std::string_view text, std::string file, SourceFormat format) {
-  YAML::Node root;
+namespace {
+
+YamlNode read_yaml(std::string_view text, const std::string& file) {
   try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::Exception& e) {
-    throw SourceError("'" + file + "' is not valid YAML: line " + std::to_string(e.mark.line + 1) +
-                      ", column " + std::to_string(e.mark.column + 1) + ": " + e.msg);
+    return detail::read_yaml_subset(text);
+  } catch (const detail::YamlUnsupported&) {
+    // Outside the fast reader's subset: yaml-cpp reads it (slower, complete).
   }
+  try {
+    return detail::read_yaml_full(std::string(text));
+  } catch (const std::runtime_error& e) {
+    throw SourceError("'" + file + "' is not valid YAML: " + e.what());
+  }
+}
+
+}  // namespace
+
+OpSource load_source_text(std::string_view text, std::string file, SourceFormat format) {
+  const YamlNode root = read_yaml(text, file);
   OpSource out;
   out.file = std::move(file);
   out.format = format == SourceFormat::kUnknown ? detect(root) : format;
@@ -357,25 +370,26 @@ OpSource load_source_text(std::string_view text, std::string file, SourceFormat 
       break;
     case SourceFormat::kOpPluginFunctions:
     case SourceFormat::kOpPluginDerivatives: {
-      if (!root.IsMap()) throw SourceError("'" + out.file + "' is not a mapping at the top");
+      if (root.kind != YamlNode::Kind::kMap) {
+        throw SourceError("'" + out.file + "' is not a mapping at the top");
+      }
       out.top_level = Json::object();
-      if (root["all_version"]) {
-        for (const Json& v : to_json(root["all_version"])) {
+      if (const YamlNode* all = root.find("all_version")) {
+        for (const Json& v : to_json(*all)) {
           if (v.is_string()) out.all_version.push_back(v.get<std::string>());
         }
       }
-      for (const auto& kv : root) {
-        const std::string key = kv.first.Scalar();
+      for (const auto& [k, v] : root.entries) {
+        const std::string& key = k.scalar;
         const bool section = out.format == SourceFormat::kOpPluginFunctions
                                  ? is_op_plugin_section(key)
                                  : key == "backward";
         if (section) {
-          loader.entries(kv.second,
-                         out.format == SourceFormat::kOpPluginFunctions ? "func" : "name", key);
+          loader.entries(v, out.format == SourceFormat::kOpPluginFunctions ? "func" : "name", key);
         } else {
-          out.top_level[key] = to_json(kv.second);
+          out.top_level[key] = to_json(v);
           if (key != "all_version") {
-            out.issues.push_back(SourceIssue{SourceLocation{out.file, line_of(kv.first)},
+            out.issues.push_back(SourceIssue{SourceLocation{out.file, line_of(k)},
                                              "unknown top-level key '" + key + "' kept as is"});
           }
         }
