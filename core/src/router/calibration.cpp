@@ -8,11 +8,11 @@ namespace skillrt::router {
 // evaluation test in tests/unit/router fails when routing quality drops.
 Calibration Calibration::fitted() {
   Calibration c;
-  c.bias = -13.4861;
-  c.w_raw = 2.4195;
-  c.w_coverage = 2.8338;
-  c.w_margin = 3.5685;
-  c.w_matched = 6.1414;
+  c.bias = -9.5114;
+  c.w_raw = 2.0926;
+  c.w_coverage = 2.6558;
+  c.w_margin = 3.0102;
+  c.w_matched = 2.8817;
   return c;
 }
 

@@ -85,9 +85,9 @@ TEST_CASE("every skills/*/SKILL.md validates", "[router][skill_docs]") {
   // The skills the issues define (op-schema is written with its own skill).
   for (const char* expected :
        {"hello", "find-skill", "pr-analysis", "op-adaptation", "op-test", "op-apidoc",
-        "ci-static-errors-fix", "api-consistency", "issue-pipeline", "gpu-migration", "npu-graph",
-        "npu-graph-qa", "npu-graph-diagnose", "npu-graph-profile", "npu-graph-logs",
-        "npu-graph-capture"}) {
+        "ci-static-errors-fix", "api-consistency", "issue-pipeline", "gpu-migration-analyze",
+        "gpu-migration-apply", "gpu-migration-verify", "npu-graph", "npu-graph-qa",
+        "npu-graph-diagnose", "npu-graph-profile", "npu-graph-logs", "npu-graph-capture"}) {
     INFO(expected);
     CHECK(names.contains(expected));
   }
