@@ -178,6 +178,10 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
                                 new detail::FormatRuleBuilder());
     parser.addConstraintBuilder(std::string(detail::kMultipleOfKeyword),
                                 new detail::MultipleOfRuleBuilder());
+    parser.addConstraintBuilder(std::string(detail::kPatternKeyword),
+                                new detail::PatternRuleBuilder());
+    parser.addConstraintBuilder(std::string(detail::kUniqueItemsKeyword),
+                                new detail::UniqueItemsRuleBuilder());
     const valijson::adapters::NlohmannJsonAdapter adapter(prepared.for_valijson);
     parser.populateSchema(adapter, impl->schema, fetch, release);
   } catch (const std::exception& e) {
@@ -204,28 +208,35 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
 }
 
 bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
+  const detail::ExplainContext context{impl_->index, impl_->regexes};
   try {
-    return impl_->verdict(instance, nullptr);
+    return detail::conforms(context, *impl_->schema.root(), instance);
   } catch (const std::exception&) {
     return false;
   }
 }
 
+bool CompiledSchema::valijson_verdict(const nlohmann::json& instance) const {
+  return impl_->verdict(instance, nullptr);
+}
+
 std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) const {
+  const detail::ExplainContext context{impl_->index, impl_->regexes};
+  std::vector<Violation> violations;
   try {
-    if (impl_->verdict(instance, nullptr)) return {};
+    if (detail::conforms(context, *impl_->schema.root(), instance)) return {};
+    violations = detail::explain(context, *impl_->schema.root(), instance);
   } catch (const std::exception& e) {
+    // std::regex throws when a pattern needs more backtracking than it allows.
     return {Violation{"", "schema",
                       std::string("/: the validator gave up on this value (") + e.what() +
                           "); simplify the value or the schema's patterns"}};
   }
-
-  const detail::ExplainContext context{impl_->index, impl_->regexes};
-  auto violations = detail::explain(context, *impl_->schema.root(), instance);
   if (!violations.empty()) return violations;
 
-  // The explanation found nothing where valijson found a fault: report valijson's own words
-  // rather than nothing, leaving out the echoes it adds at every parent of a failure.
+  // The explanation found nothing where the verdict found a fault, which would be a bug here:
+  // report valijson's own words rather than nothing, leaving out the echoes it adds at every
+  // parent of a failure.
   valijson::ValidationResults results;
   try {
     impl_->verdict(instance, &results);

@@ -106,13 +106,15 @@ std::string tail_of(const Violation& v, const std::string& pointer) {
 
 class Explainer final : public vc::ConstraintVisitor {
  public:
+  // In verdict mode the walk stops at the first failure and phrases nothing: it is the fast
+  // path for the common, valid call.
   Explainer(const ExplainContext& context, const Json& target, std::vector<std::string>& path,
-            std::vector<Finding>& out)
-      : context_(context), target_(target), path_(path), out_(out) {}
+            std::vector<Finding>& out, bool verdict)
+      : context_(context), target_(target), path_(path), out_(out), verdict_(verdict) {}
 
   bool check(const valijson::Subschema& schema) {
     if (schema.getAlwaysInvalid()) {
-      report("false", "no value is allowed here (the schema is false), got " +
+      if (!verdict_) report("false", "no value is allowed here (the schema is false), got " +
                           describe_value(target_));
       return false;
     }
@@ -121,7 +123,7 @@ class Explainer final : public vc::ConstraintVisitor {
     valijson::Subschema::ApplyFunction visit_one = [this](const vc::Constraint& constraint) {
       return constraint.accept(*this);
     };
-    const bool ok = schema.apply(visit_one);
+    const bool ok = verdict_ ? schema.applyStrict(visit_one) : schema.apply(visit_one);
     current_ = saved;
     return ok;
   }
@@ -148,7 +150,7 @@ class Explainer final : public vc::ConstraintVisitor {
       return true;
     });
     if (matched) return true;
-    report_alternatives("anyOf", "must match at least one of", failures);
+    if (!verdict_) report_alternatives("anyOf", "must match at least one of", failures);
     return false;
   }
 
@@ -166,12 +168,12 @@ class Explainer final : public vc::ConstraintVisitor {
     });
     if (matches.size() == 1) return true;
     if (matches.empty()) {
-      report_alternatives("oneOf", "must match exactly one of", failures);
+      if (!verdict_) report_alternatives("oneOf", "must match exactly one of", failures);
       return false;
     }
     std::vector<std::string> which;
     for (unsigned index : matches) which.push_back(std::to_string(index));
-    report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
+    if (!verdict_) report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
                         join_words(which, " and ") + "; change the value so that only one applies");
     return false;
   }
@@ -189,13 +191,13 @@ class Explainer final : public vc::ConstraintVisitor {
     const Json* schema = schema_node();
     if (schema != nullptr && schema->contains("const")) {
       if (equal(target_, (*schema)["const"])) return true;
-      report("const",
+      if (!verdict_) report("const",
              "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_),
              types_unlike_target({(*schema)["const"]}));
       return false;
     }
     if (constraint.getValue()->equalTo(adapter(target_), true)) return true;
-    report("const", "must equal the constant the schema fixes, got " + describe_value(target_));
+    if (!verdict_) report("const", "must equal the constant the schema fixes, got " + describe_value(target_));
     return false;
   }
 
@@ -209,7 +211,7 @@ class Explainer final : public vc::ConstraintVisitor {
     if (const Json* schema = schema_node(); schema != nullptr && schema->contains("contains")) {
       what = short_dump((*schema)["contains"], 120);
     }
-    report("contains", "must contain at least one item matching " + what + ", but none of its " +
+    if (!verdict_) report("contains", "must contain at least one item matching " + what + ", but none of its " +
                            std::to_string(target_.size()) + " items does");
     return false;
   }
@@ -223,7 +225,7 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const auto& other : needed) {
         const std::string missing(other.c_str());
         if (target_.contains(missing)) continue;
-        report("dependencies", "property '" + present + "' requires property '" + missing +
+        if (!verdict_) report("dependencies", "property '" + present + "' requires property '" + missing +
                                    "' as well (dependencies); add it or remove '" + present + "'");
         ok = false;
       }
@@ -245,7 +247,7 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const Json& value : values) {
         if (equal(target_, value)) return true;
       }
-      report("enum",
+      if (!verdict_) report("enum",
              "must be one of " + short_dump(values, 300) + ", got " + describe_value(target_),
              types_unlike_target(values));
       return false;
@@ -256,7 +258,7 @@ class Explainer final : public vc::ConstraintVisitor {
       return !found;
     });
     if (found) return true;
-    report("enum", "must be one of the values the schema lists, got " + describe_value(target_));
+    if (!verdict_) report("enum", "must be one of the values the schema lists, got " + describe_value(target_));
     return false;
   }
 
@@ -277,7 +279,7 @@ class Explainer final : public vc::ConstraintVisitor {
     const valijson::Subschema* rest = constraint.getAdditionalItemsSubschema();
     if (rest == nullptr) {
       if (target_.size() > constraint.getItemSubschemaCount()) {
-        report("additionalItems", "must have at most " +
+        if (!verdict_) report("additionalItems", "must have at most " +
                                       std::to_string(constraint.getItemSubschemaCount()) +
                                       " items (additionalItems is false), got " +
                                       std::to_string(target_.size()));
@@ -297,11 +299,11 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMaximum()) {
       if (value < limit) return true;
-      report("exclusiveMaximum", "must be < " + format_number(limit) + ", got " + number_text());
+      if (!verdict_) report("exclusiveMaximum", "must be < " + format_number(limit) + ", got " + number_text());
       return false;
     }
     if (value <= limit) return true;
-    report("maximum", "must be <= " + format_number(limit) + ", got " + number_text());
+    if (!verdict_) report("maximum", "must be <= " + format_number(limit) + ", got " + number_text());
     return false;
   }
 
@@ -311,24 +313,24 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMinimum()) {
       if (value > limit) return true;
-      report("exclusiveMinimum", "must be > " + format_number(limit) + ", got " + number_text());
+      if (!verdict_) report("exclusiveMinimum", "must be > " + format_number(limit) + ", got " + number_text());
       return false;
     }
     if (value >= limit) return true;
-    report("minimum", "must be >= " + format_number(limit) + ", got " + number_text());
+    if (!verdict_) report("minimum", "must be >= " + format_number(limit) + ", got " + number_text());
     return false;
   }
 
   bool visit(const vc::MaxItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() <= constraint.getMaxItems()) return true;
-    report("maxItems", "must have at most " + std::to_string(constraint.getMaxItems()) +
+    if (!verdict_) report("maxItems", "must have at most " + std::to_string(constraint.getMaxItems()) +
                            " items, got " + std::to_string(target_.size()));
     return false;
   }
 
   bool visit(const vc::MinItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() >= constraint.getMinItems()) return true;
-    report("minItems", "must have at least " + std::to_string(constraint.getMinItems()) +
+    if (!verdict_) report("minItems", "must have at least " + std::to_string(constraint.getMinItems()) +
                            " items, got " + std::to_string(target_.size()));
     return false;
   }
@@ -337,7 +339,7 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_string()) return true;
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length <= constraint.getMaxLength()) return true;
-    report("maxLength", "must be at most " + std::to_string(constraint.getMaxLength()) +
+    if (!verdict_) report("maxLength", "must be at most " + std::to_string(constraint.getMaxLength()) +
                             " characters long, got " + std::to_string(length));
     return false;
   }
@@ -347,10 +349,10 @@ class Explainer final : public vc::ConstraintVisitor {
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length >= constraint.getMinLength()) return true;
     if (length == 0) {
-      report("minLength", "must not be empty (at least " +
+      if (!verdict_) report("minLength", "must not be empty (at least " +
                               std::to_string(constraint.getMinLength()) + " characters)");
     } else {
-      report("minLength", "must be at least " + std::to_string(constraint.getMinLength()) +
+      if (!verdict_) report("minLength", "must be at least " + std::to_string(constraint.getMinLength()) +
                               " characters long, got " + std::to_string(length));
     }
     return false;
@@ -358,14 +360,14 @@ class Explainer final : public vc::ConstraintVisitor {
 
   bool visit(const vc::MaxPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() <= constraint.getMaxProperties()) return true;
-    report("maxProperties", "must have at most " + std::to_string(constraint.getMaxProperties()) +
+    if (!verdict_) report("maxProperties", "must have at most " + std::to_string(constraint.getMaxProperties()) +
                                 " properties, got " + std::to_string(target_.size()));
     return false;
   }
 
   bool visit(const vc::MinPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() >= constraint.getMinProperties()) return true;
-    report("minProperties", "must have at least " +
+    if (!verdict_) report("minProperties", "must have at least " +
                                 std::to_string(constraint.getMinProperties()) +
                                 " properties, got " + std::to_string(target_.size()));
     return false;
@@ -387,17 +389,12 @@ class Explainer final : public vc::ConstraintVisitor {
     if (const Json* schema = schema_node(); schema != nullptr && schema->contains("not")) {
       what = short_dump((*schema)["not"], 120) + " (not)";
     }
-    report("not", "must not match " + what + ", got " + describe_value(target_));
+    if (!verdict_) report("not", "must not match " + what + ", got " + describe_value(target_));
     return false;
   }
 
   bool visit(const vc::PatternConstraint& constraint) override {
-    if (!target_.is_string()) return true;
-    const std::string pattern = constraint.getPattern<std::allocator<char>>();
-    if (search(pattern, target_.get_ref<const std::string&>())) return true;
-    report("pattern", "must match the pattern " + Json(pattern).dump() + ", got " +
-                          describe_value(target_));
-    return false;
+    return check_pattern(constraint.getPattern<std::allocator<char>>(), nullptr);
   }
 
   bool visit(const vc::PolyConstraint& constraint) override {
@@ -407,42 +404,65 @@ class Explainer final : public vc::ConstraintVisitor {
     if (const auto* multiple = dynamic_cast<const MultipleOfRule*>(&constraint)) {
       return check_multiple(multiple->divisor());
     }
+    if (const auto* pattern = dynamic_cast<const PatternRule*>(&constraint)) {
+      return check_pattern(pattern->pattern(), &pattern->regex());
+    }
+    if (const auto* unique = dynamic_cast<const UniqueItemsRule*>(&constraint)) {
+      return !unique->enabled() || check_unique();
+    }
     std::vector<std::string> context;
     if (constraint.validate(adapter(target_), context, nullptr)) return true;
-    report("custom", "fails a custom constraint of the schema");
+    if (!verdict_) report("custom", "fails a custom constraint of the schema");
     return false;
   }
 
   bool visit(const vc::PropertiesConstraint& constraint) override {
     if (!target_.is_object()) return true;
     bool ok = true;
-    std::set<std::string> matched;
-    std::vector<std::string> known;
+    std::size_t declared = 0;
     constraint.applyToProperties([&](const auto& name, const valijson::Subschema* sub) {
-      const std::string key(name.c_str());
-      known.push_back(key);
-      auto it = target_.find(key);
+      auto it = target_.find(std::string_view(name.c_str()));
       if (it == target_.end()) return true;
-      matched.insert(key);
-      ok = check_child(*sub, *it, key) && ok;
-      return true;
+      ++declared;
+      ok = check_child(*sub, *it, it.key()) && ok;
+      return ok || !verdict_;
     });
-    constraint.applyToPatternProperties([&](const auto& pattern, const valijson::Subschema* sub) {
-      const std::string regex(pattern.c_str());
-      for (const auto& [key, value] : target_.items()) {
-        if (!search(regex, key)) continue;
-        matched.insert(key);
-        ok = check_child(*sub, value, key) && ok;
-      }
-      return true;
+    if (!ok && verdict_) return false;
+    bool has_patterns = false;
+    constraint.applyToPatternProperties([&](const auto&, const valijson::Subschema*) {
+      has_patterns = true;
+      return false;
     });
+    // The usual call names only declared properties: nothing more to look at.
+    if (!has_patterns && declared == target_.size()) return ok;
+
     const valijson::Subschema* additional = constraint.getAdditionalPropertiesSubschema();
-    for (const auto& [key, value] : target_.items()) {
-      if (matched.contains(key)) continue;
+    for (auto member = target_.begin(); member != target_.end(); ++member) {
+      const std::string& key = member.key();
+      bool matched = false;
+      constraint.applyToProperties([&](const auto& name, const valijson::Subschema*) {
+        matched = key == name.c_str();
+        return !matched;
+      });
+      constraint.applyToPatternProperties([&](const auto& pattern, const valijson::Subschema* sub) {
+        if (!search(std::string(pattern.c_str()), key)) return true;
+        matched = true;
+        ok = check_child(*sub, member.value(), key) && ok;
+        return ok || !verdict_;
+      });
+      if (!ok && verdict_) return false;
+      if (matched) continue;
       if (additional != nullptr) {
-        ok = check_child(*additional, value, key) && ok;
+        ok = check_child(*additional, member.value(), key) && ok;
+        if (!ok && verdict_) return false;
         continue;
       }
+      if (verdict_) return false;
+      std::vector<std::string> known;
+      constraint.applyToProperties([&](const auto& name, const valijson::Subschema*) {
+        known.emplace_back(name.c_str());
+        return true;
+      });
       std::string message = "property is not allowed (additionalProperties is false)";
       if (!known.empty()) message += "; allowed here: " + join_quoted(known);
       path_.push_back(key);
@@ -465,7 +485,7 @@ class Explainer final : public vc::ConstraintVisitor {
       std::string why = inner.empty() ? std::string("fails the 'propertyNames' schema")
                                       : tail_of(inner.front().violation, pointer);
       path_.push_back(key);
-      report("propertyNames", "property name '" + key + "' is not allowed: " + why);
+      if (!verdict_) report("propertyNames", "property name '" + key + "' is not allowed: " + why);
       path_.pop_back();
     }
     return ok;
@@ -475,11 +495,11 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_object()) return true;
     bool ok = true;
     constraint.applyToRequiredProperties([&](const auto& name) {
-      const std::string key(name.c_str());
+      const std::string_view key(name.c_str());
       if (target_.contains(key)) return true;
-      report("required", "missing required property '" + key + "'");
+      if (!verdict_) report("required", "missing required property '" + std::string(key) + "'");
       ok = false;
-      return true;
+      return !verdict_;
     });
     return ok;
   }
@@ -494,14 +514,17 @@ class Explainer final : public vc::ConstraintVisitor {
   }
 
   bool visit(const vc::TypeConstraint& constraint) override {
-    std::vector<std::string> expected;
     bool ok = false;
     constraint.applyToNamedTypes([&](vc::TypeConstraint::JsonType type) {
-      expected.push_back(type_name(type));
-      if (has_type(target_, type)) ok = true;
+      ok = has_type(target_, type);
       return !ok;
     });
     if (ok) return true;
+    std::vector<std::string> expected;
+    constraint.applyToNamedTypes([&](vc::TypeConstraint::JsonType type) {
+      expected.push_back(type_name(type));
+      return true;
+    });
     // Schema-valued "type" exists only in draft 3; kept so that no failure goes unreported.
     constraint.applyToSchemaTypes([&](unsigned, const valijson::Subschema* sub) {
       std::vector<Finding> ignored;
@@ -509,6 +532,7 @@ class Explainer final : public vc::ConstraintVisitor {
       return !ok;
     });
     if (ok) return true;
+    if (verdict_) return false;
     if (const Json* schema = schema_node(); schema != nullptr && schema->contains("type")) {
       // valijson keeps the types sorted; the schema's own order reads as its author meant.
       const Json& written = (*schema)["type"];
@@ -521,17 +545,20 @@ class Explainer final : public vc::ConstraintVisitor {
       }
     }
     if (expected.empty()) expected.push_back("one of the types the schema allows");
-    report("type", "must be " + join_or(expected) + ", got " + describe_value(target_), expected);
+    if (!verdict_) report("type", "must be " + join_or(expected) + ", got " + describe_value(target_), expected);
     return false;
   }
 
-  bool visit(const vc::UniqueItemsConstraint&) override {
+  bool visit(const vc::UniqueItemsConstraint&) override { return check_unique(); }
+
+ private:
+  bool check_unique() {
     if (!target_.is_array()) return true;
     bool ok = true;
     for (std::size_t j = 1; j < target_.size(); ++j) {
       for (std::size_t i = 0; i < j; ++i) {
         if (!equal(target_[i], target_[j])) continue;
-        report("uniqueItems", "items must be unique, but items " + std::to_string(i) + " and " +
+        if (!verdict_) report("uniqueItems", "items must be unique, but items " + std::to_string(i) + " and " +
                                   std::to_string(j) + " are both " + short_dump(target_[j]));
         ok = false;
         break;
@@ -540,7 +567,17 @@ class Explainer final : public vc::ConstraintVisitor {
     return ok;
   }
 
- private:
+  bool check_pattern(const std::string& pattern, const std::regex* compiled) {
+    if (!target_.is_string()) return true;
+    const auto& text = target_.get_ref<const std::string&>();
+    if (compiled != nullptr ? std::regex_search(text, *compiled) : search(pattern, text)) {
+      return true;
+    }
+    if (!verdict_) report("pattern", "must match the pattern " + Json(pattern).dump() + ", got " +
+                          describe_value(target_));
+    return false;
+  }
+
   static valijson::adapters::NlohmannJsonAdapter adapter(const Json& value) {
     return valijson::adapters::NlohmannJsonAdapter(value);
   }
@@ -608,26 +645,30 @@ class Explainer final : public vc::ConstraintVisitor {
   bool check_format(const std::string& format) {
     if (!target_.is_string()) return true;
     if (matches_format(format, target_.get_ref<const std::string&>())) return true;
-    report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
+    if (!verdict_) report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
     return false;
   }
 
   bool check_multiple(const Json& divisor) {
     if (is_multiple_of(target_, divisor)) return true;
-    report("multipleOf", "must be a multiple of " + short_dump(divisor) + ", got " + number_text());
+    if (!verdict_) report("multipleOf", "must be a multiple of " + short_dump(divisor) + ", got " + number_text());
     return false;
   }
 
   bool check_child(const valijson::Subschema& schema, const Json& value, const std::string& token) {
+    if (verdict_) {
+      Explainer child(context_, value, path_, out_, true);
+      return child.check(schema);
+    }
     path_.push_back(token);
-    Explainer child(context_, value, path_, out_);
+    Explainer child(context_, value, path_, out_, false);
     const bool ok = child.check(schema);
     path_.pop_back();
     return ok;
   }
 
   bool check_into(const valijson::Subschema& schema, const Json& value, std::vector<Finding>& out) {
-    Explainer probe(context_, value, path_, out);
+    Explainer probe(context_, value, path_, out, verdict_);
     return probe.check(schema);
   }
 
@@ -671,7 +712,7 @@ class Explainer final : public vc::ConstraintVisitor {
         }
       }
       if (!types.empty()) {
-        report("type", "must be " + join_or(types) + ", got " + describe_value(target_), types);
+        if (!verdict_) report("type", "must be " + join_or(types) + ", got " + describe_value(target_), types);
         return;
       }
     }
@@ -687,13 +728,14 @@ class Explainer final : public vc::ConstraintVisitor {
       text += branch.empty() ? std::string("it fails an alternative")
                              : tail_of(branch.front().violation, pointer);
     }
-    report(keyword, text);
+    if (!verdict_) report(keyword, text);
   }
 
   const ExplainContext& context_;
   const Json& target_;
   std::vector<std::string>& path_;
   std::vector<Finding>& out_;
+  const bool verdict_;
   const valijson::Subschema* current_ = nullptr;
 };
 
@@ -703,7 +745,7 @@ std::vector<Violation> explain(const ExplainContext& context, const valijson::Su
                                const nlohmann::json& instance) {
   std::vector<std::string> path;
   std::vector<Finding> findings;
-  Explainer explainer(context, instance, path, findings);
+  Explainer explainer(context, instance, path, findings, false);
   explainer.check(root);
   std::vector<Violation> out;
   out.reserve(findings.size());
@@ -713,6 +755,14 @@ std::vector<Violation> explain(const ExplainContext& context, const valijson::Su
     out.push_back(std::move(finding.violation));
   }
   return out;
+}
+
+bool conforms(const ExplainContext& context, const valijson::Subschema& root,
+              const nlohmann::json& instance) {
+  std::vector<std::string> path;
+  std::vector<Finding> findings;
+  Explainer checker(context, instance, path, findings, true);
+  return checker.check(root);
 }
 
 }  // namespace skillrt::schema::detail

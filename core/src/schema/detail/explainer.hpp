@@ -1,9 +1,11 @@
 // Walks valijson's compiled constraints over an instance and phrases every violation.
 //
-// valijson decides whether an instance is valid; its own error texts carry neither what the
-// schema expected nor what was found, and report each failure again at every parent. This
-// visitor runs only for instances valijson rejected and reports each failure once, where it
-// happened, with the expected and the found value.
+// valijson parses the schema into its constraint tree; this visitor walks that tree over the
+// nlohmann value itself. valijson's own visitor copies the instance path and strings at every
+// step, and its error texts carry neither what the schema expected nor what was found and
+// repeat each failure at every parent. This one decides validity without allocating on the
+// common path (conforms) and, for a rejected instance, reports each failure once, where it
+// happened, with the expected and the found value (explain).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -27,6 +29,10 @@ struct ExplainContext {
   const SchemaIndex& index;    // marker title -> original schema object
   const RegexTable& regexes;  // every pattern of the schema, compiled at compile()
 };
+
+// Whether `instance` satisfies `root`; stops at the first failure.
+bool conforms(const ExplainContext& context, const valijson::Subschema& root,
+              const nlohmann::json& instance);
 
 // Every violation of `instance` against `root`, in schema order, without duplicates.
 std::vector<Violation> explain(const ExplainContext& context, const valijson::Subschema& root,

@@ -1,7 +1,11 @@
 #include "schema/detail/rules.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <new>
+#include <tuple>
+#include <valijson/internal/frozen_value.hpp>
 #include <valijson/validation_results.hpp>
 
 namespace skillrt::schema::detail {
@@ -184,6 +188,94 @@ valijson::constraints::Constraint* MultipleOfRuleBuilder::make(
   // A non-number divisor is caught by the meta-schema check before valijson sees the schema.
   if (!number_of(value, divisor)) divisor = 1;
   return new MultipleOfRule(std::move(divisor));
+}
+
+bool PatternRule::validate(const valijson::adapters::Adapter& target,
+                           const std::vector<std::string>& context,
+                           valijson::ValidationResults* results) const {
+  if (!target.isString()) return true;
+  std::string text;
+  if (!target.getString(text) || std::regex_search(text, regex_)) return true;
+  if (results != nullptr) results->pushError(context, "must match the pattern " + pattern_);
+  return false;
+}
+
+valijson::constraints::Constraint* PatternRule::cloneInto(void* memory) const {
+  return new (memory) PatternRule(*this);
+}
+
+valijson::constraints::Constraint* PatternRuleBuilder::make(
+    const valijson::adapters::Adapter& value) const {
+  std::string pattern;
+  // compile() has already rejected a non-string or uncompilable pattern.
+  if (value.isString()) value.getString(pattern);
+  return new PatternRule(std::move(pattern));
+}
+
+namespace {
+
+// A scalar item reduced to what JSON equality looks at: 1 and 1.0 are the same number.
+struct ScalarKey {
+  int kind = 0;  // 0 null, 1 boolean, 2 number, 3 string
+  double number = 0;
+  std::string text;
+
+  auto tie() const { return std::tie(kind, number, text); }
+  bool operator<(const ScalarKey& other) const { return tie() < other.tie(); }
+  bool operator==(const ScalarKey& other) const { return tie() == other.tie(); }
+};
+
+}  // namespace
+
+bool UniqueItemsRule::validate(const valijson::adapters::Adapter& target,
+                               const std::vector<std::string>& context,
+                               valijson::ValidationResults* results) const {
+  if (!enabled_ || !target.isArray()) return true;
+  std::vector<ScalarKey> scalars;
+  std::vector<std::unique_ptr<valijson::adapters::FrozenValue>> composites;
+  bool unique = true;
+  target.applyToArray([&](const valijson::adapters::Adapter& item) {
+    ScalarKey key;
+    if (item.isNull()) {
+      key.kind = 0;
+    } else if (item.isBool()) {
+      key.kind = 1;
+      key.number = item.getBool() ? 1 : 0;
+    } else if (item.isNumber()) {
+      key.kind = 2;
+      key.number = item.getNumber();
+    } else if (item.isString()) {
+      key.kind = 3;
+      item.getString(key.text);
+    } else {
+      // Arrays and objects are rare in unique lists; they are compared pairwise.
+      for (const auto& seen : composites) {
+        if (seen->equalTo(item, true)) {
+          unique = false;
+          return false;
+        }
+      }
+      composites.emplace_back(item.freeze());
+      return true;
+    }
+    scalars.push_back(std::move(key));
+    return true;
+  });
+  if (unique) {
+    std::sort(scalars.begin(), scalars.end());
+    unique = std::adjacent_find(scalars.begin(), scalars.end()) == scalars.end();
+  }
+  if (!unique && results != nullptr) results->pushError(context, "items must be unique");
+  return unique;
+}
+
+valijson::constraints::Constraint* UniqueItemsRule::cloneInto(void* memory) const {
+  return new (memory) UniqueItemsRule(*this);
+}
+
+valijson::constraints::Constraint* UniqueItemsRuleBuilder::make(
+    const valijson::adapters::Adapter& value) const {
+  return new UniqueItemsRule(value.isBool() && value.getBool());
 }
 
 }  // namespace skillrt::schema::detail

@@ -1,7 +1,9 @@
-// Constraints the host checks itself in place of valijson's own: "format" and "multipleOf".
+// Constraints the host checks itself in place of valijson's own: "format", "multipleOf",
+// "pattern" and "uniqueItems".
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <string>
 #include <string_view>
 #include <valijson/constraint_builder.hpp>
@@ -17,6 +19,12 @@ inline constexpr std::string_view kFormatKeyword = "x-skillrt-format";
 // valijson's multipleOf compares a floating remainder with machine epsilon, so 19.99 is no
 // multiple of 0.01 there; the host allows rounding noise relative to the quotient instead.
 inline constexpr std::string_view kMultipleOfKeyword = "x-skillrt-multipleOf";
+
+// valijson looks "pattern" up in a per-validator cache by its text on every check, and compares
+// array items pairwise through string copies for "uniqueItems"; the host compiles each pattern
+// once and sorts scalar items instead.
+inline constexpr std::string_view kPatternKeyword = "x-skillrt-pattern";
+inline constexpr std::string_view kUniqueItemsKeyword = "x-skillrt-uniqueItems";
 
 // Whether `value` is a multiple of `divisor` (integers exactly, others within rounding noise).
 bool is_multiple_of(const nlohmann::json& value, const nlohmann::json& divisor);
@@ -68,6 +76,51 @@ class MultipleOfRule final : public valijson::constraints::PolyConstraint {
 };
 
 class MultipleOfRuleBuilder final : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override;
+};
+
+class PatternRule final : public valijson::constraints::PolyConstraint {
+ public:
+  // Throws std::regex_error for a pattern std::regex cannot compile.
+  explicit PatternRule(std::string pattern) : pattern_(std::move(pattern)), regex_(pattern_) {}
+
+  const std::string& pattern() const { return pattern_; }
+  const std::regex& regex() const { return regex_; }
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override;
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* memory) const override;
+  size_t sizeOf() const override { return sizeof(PatternRule); }
+
+  std::string pattern_;
+  std::regex regex_;
+};
+
+class PatternRuleBuilder final : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override;
+};
+
+class UniqueItemsRule final : public valijson::constraints::PolyConstraint {
+ public:
+  explicit UniqueItemsRule(bool enabled) : enabled_(enabled) {}
+
+  bool enabled() const { return enabled_; }
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override;
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* memory) const override;
+  size_t sizeOf() const override { return sizeof(UniqueItemsRule); }
+
+  bool enabled_;
+};
+
+class UniqueItemsRuleBuilder final : public valijson::ConstraintBuilder {
  public:
   valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override;
 };

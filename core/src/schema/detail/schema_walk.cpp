@@ -10,8 +10,9 @@
 namespace skillrt::schema::detail {
 namespace {
 
-// A control character keeps the marker apart from any title a person would write.
-constexpr std::string_view kMarkerPrefix = "\x1fskillrt-node:";
+// A control character keeps the marker apart from any title a person would write; the marker
+// stays short enough for std::string's small-buffer storage, as valijson returns it by value.
+constexpr std::string_view kMarkerPrefix = "\x1f#";
 
 std::string percent_decode(std::string_view text) {
   const auto hex = [](char c) -> int {
@@ -62,6 +63,8 @@ class Walker {
     copy["title"] = index_.add(&original);
     rename(copy, "format", std::string(kFormatKeyword));
     rename(copy, "multipleOf", std::string(kMultipleOfKeyword));
+    rename(copy, "pattern", std::string(kPatternKeyword));
+    rename(copy, "uniqueItems", std::string(kUniqueItemsKeyword));
     // Draft 7 spells the identifier "$id"; a plain "id" is no keyword there. Neither is left
     // for valijson: references are rewritten below so that it needs none.
     copy.erase("id");
