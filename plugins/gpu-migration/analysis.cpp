@@ -89,8 +89,7 @@ void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* sk
   }
 }
 
-std::string trimmed_line(std::string_view text, int line) {
-  LineIndex idx(text);
+std::string trimmed_line(const LineIndex& idx, int line) {
   std::string_view l = idx.line_text(line);
   const size_t b = l.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};
@@ -149,11 +148,11 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   return out;
 }
 
-Json finding_json(const FileScan& f, const Match& m, int cell, std::string_view text) {
+Json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& lines) {
   Json j = {{"file", f.file.rel},
             {"line", m.line},
             {"column", m.column},
-            {"code", trimmed_line(text, m.line)},
+            {"code", trimmed_line(lines, m.line)},
             {"matched", m.matched},
             {"domain", m.rule->domain},
             {"rule", m.rule->id},
@@ -171,8 +170,8 @@ Json finding_json(const FileScan& f, const Match& m, int cell, std::string_view 
 Json summarize(const RepoScan& scan, const RuleTable& table) {
   Json findings = Json::array();
   Json suggestions = Json::array();
-  auto take = [&](const FileScan& f, const Match& m, int cell, std::string_view text) {
-    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell, text));
+  auto take = [&](const FileScan& f, const Match& m, int cell, const LineIndex& lines) {
+    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell, lines));
   };
   for (const FileScan& f : scan.files) {
     std::vector<const Match*> all;
@@ -181,10 +180,14 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
     std::stable_sort(all.begin(), all.end(), [](const Match* a, const Match* b) {
       return a->line != b->line ? a->line < b->line : a->column < b->column;
     });
-    for (const Match* m : all) take(f, *m, -1, f.text);
+    if (!all.empty()) {
+      const LineIndex lines(f.text);
+      for (const Match* m : all) take(f, *m, -1, lines);
+    }
     for (const CellScan& c : f.cells) {
-      for (const Match& m : c.scan.matches) take(f, m, c.index, c.source);
-      for (const Match& m : c.magics) take(f, m, c.index, c.source);
+      const LineIndex lines(c.source);
+      for (const Match& m : c.scan.matches) take(f, m, c.index, lines);
+      for (const Match& m : c.magics) take(f, m, c.index, lines);
     }
   }
 

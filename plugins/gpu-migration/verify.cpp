@@ -131,6 +131,7 @@ Json evidence_for(const Json& findings, const std::vector<std::string>& rules, s
   for (const Json& f : findings) {
     if (std::find(rules.begin(), rules.end(), f.at("rule").get<std::string>()) == rules.end())
       continue;
+    if (f.value("marked_data", false)) continue;
     if (ev.size() >= limit) break;
     std::string where = f.at("file").get<std::string>();
     if (f.contains("cell")) where += " cell " + std::to_string(f.at("cell").get<int>());
@@ -141,8 +142,10 @@ Json evidence_for(const Json& findings, const std::vector<std::string>& rules, s
 }
 
 size_t count_rules(const Json& findings, const std::vector<std::string>& rules) {
+  // Lines the user marked as data are not migration work.
   return static_cast<size_t>(std::count_if(findings.begin(), findings.end(), [&](const Json& f) {
-    return std::find(rules.begin(), rules.end(), f.at("rule").get<std::string>()) != rules.end();
+    return !f.value("marked_data", false) &&
+           std::find(rules.begin(), rules.end(), f.at("rule").get<std::string>()) != rules.end();
   }));
 }
 

@@ -45,7 +45,7 @@ RuleTable table_for(const nlohmann::json& input);
 RepoScan scan_files(const std::filesystem::path& root, std::vector<RepoFile> files,
                     const Scanner& scanner, const Hooks& hooks);
 
-nlohmann::json finding_json(const FileScan& f, const Match& m, int cell, std::string_view text);
+nlohmann::json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& lines);
 
 // Findings, suggestions, per-domain verdicts and the overall verdict.
 nlohmann::json summarize(const RepoScan& scan, const RuleTable& table);

@@ -13,9 +13,10 @@ class RuleIndex {
     const Dotted* pattern;
   };
   // Chain and import candidates keyed by the pattern's first component, in table order.
-  std::unordered_map<std::string, std::vector<ChainEntry>> chains;
-  std::unordered_map<std::string, std::vector<ChainEntry>> imports;
-  std::unordered_map<std::string, std::vector<const Rule*>> attributes;
+  // Keys view strings owned by the rules, which outlive the index.
+  std::unordered_map<std::string_view, std::vector<ChainEntry>> chains;
+  std::unordered_map<std::string_view, std::vector<ChainEntry>> imports;
+  std::unordered_map<std::string_view, std::vector<const Rule*>> attributes;
   std::vector<const Rule*> strings;
   std::vector<const Rule*> texts;
   std::vector<const Rule*> transpose_view;
@@ -318,7 +319,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
             out.imports_transfer_to_npu = true;
           }
         }
-        auto it = index_->imports.find(std::string(mod[0]));
+        auto it = index_->imports.find(mod[0]);
         if (it != index_->imports.end()) {
           for (const RuleIndex::ChainEntry& c : it->second) {
             if (prefix_of(*c.pattern, mod)) {
@@ -376,7 +377,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
 
     if (after_dot) {
       // Attribute on any receiver: x.cuda(), model.to(...).cuda(), t.is_cuda.
-      auto it = index_->attributes.find(std::string(view(src, t)));
+      auto it = index_->attributes.find(view(src, t));
       if (it != index_->attributes.end()) {
         const bool called = k + 1 < n && is_op(src, tok(k + 1), '(');
         for (const Rule* r : it->second) {
@@ -429,7 +430,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
         break;
       }
     }
-    auto it = index_->chains.find(std::string(chain.front()));
+    auto it = index_->chains.find(chain.front());
     if (it == index_->chains.end()) continue;
     for (const RuleIndex::ChainEntry& c : it->second) {
       if (!prefix_of(*c.pattern, chain)) continue;

@@ -72,7 +72,7 @@ TEST_CASE("tokenizer: f-string replacement fields are code", "[tokenizer]") {
     if (s.kind == TokenKind::kName) inner_names.push_back(s.text);
     if (s.kind == TokenKind::kString) inner_strings.push_back(s.text);
   }
-  CHECK(inner_names == std::vector<std::string>{"x", "cuda", "y"});
+  CHECK(inner_names == std::vector<std::string>{"x", "cuda", "if", "y", "else"});
   CHECK(inner_strings == std::vector<std::string>{"'cuda'", "'cpu'"});
 }
 
