@@ -113,7 +113,7 @@ SchemaParseResult Parser::run() {
   if (parse_operator_name(sub(whole, 0, lparen), &schema.name) &&
       parse_arguments(sub(whole, lparen + 1, arrow - lparen - 1), &schema) &&
       parse_returns(sub(whole, arrow + 1 + kArrow.size()), &schema) && check_invariants(&schema)) {
-    // A reused buffer: the round-trip check runs for every schema parsed.
+    // The round trip torchgen asserts. A reused buffer: this runs for every schema parsed.
     thread_local std::string printed;
     append_schema(&printed, schema);
     if (printed != text_) {
@@ -294,7 +294,7 @@ bool Parser::parse_argument(Span s, Argument* out) {
       return fail(default_text->offset, "expected a default value after '=' in argument " +
                                             quoted(out->name) + " (or drop the '=')");
     }
-    out->default_value = std::string(default_text->text);
+    out->default_value.emplace(default_text->text);
   }
   return parse_annotated_type(type_text, &out->type, &out->annotation, out->name);
 }
@@ -323,7 +323,7 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
       if (name.text.empty()) {
         return fail(name.offset, "expected a return name after the space (or drop the space)");
       }
-      ret.name = std::string(name.text);
+      ret.name.emplace(name.text);
     }
     const std::string owner = "return " + std::to_string(schema->returns.size());
     if (!parse_annotated_type(type_text, &ret.type, &ret.annotation, owner)) return false;
