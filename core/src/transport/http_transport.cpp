@@ -192,7 +192,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (ec != http::error::end_of_stream && ec != asio::error::eof &&
           ec != asio::error::connection_reset && ec != asio::error::operation_aborted) {
         spdlog::debug("http: read failed: {}", ec.message());
-        if (ec.category() == http::error::get_error_category()) {
+        if (ec.category() == http::make_error_code(http::error::bad_target).category()) {
           keep_alive_ = false;
           respond(http::status::bad_request,
                   http_error_body("Bad Request: malformed HTTP request (" + ec.message() + ")"));

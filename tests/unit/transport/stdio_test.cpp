@@ -1,0 +1,149 @@
+// stdio framing: fault injection through pipes, and the fd 1 discipline in a child process.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../mcp/support.hpp"
+#include "transport/stdio_transport.hpp"
+
+using namespace skillrt::testing;
+namespace transport = skillrt::transport;
+
+namespace {
+
+void write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    REQUIRE(n > 0);
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+std::vector<json> read_lines(int fd) {
+  std::string all;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof(buf))) > 0;) all.append(buf, static_cast<size_t>(n));
+  std::vector<json> out;
+  size_t start = 0;
+  for (size_t nl; (nl = all.find('\n', start)) != std::string::npos; start = nl + 1) {
+    const std::string line = all.substr(start, nl - start);
+    INFO("line: " << line);
+    REQUIRE_NOTHROW(out.push_back(json::parse(line)));  // only JSON on the protocol stream
+  }
+  CHECK(start == all.size());  // and every message ends with a newline
+  return out;
+}
+
+const char* kInit =
+    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
+    "\n";
+
+}  // namespace
+
+TEST_CASE("stdio survives every malformed input and answers the next valid request") {
+  TestHost host;
+  skillrt::mcp::Server server(*host.executor, {});
+  int in[2];
+  int out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  transport::StdioOptions options;
+  options.max_line_bytes = 4096;
+  int code = -1;
+  std::thread serving([&] {
+    code = transport::serve_stdio_fds(server, in[0], out[1], options);
+    ::close(out[1]);
+  });
+  std::vector<json> lines;
+  std::thread reading([&] { lines = read_lines(out[0]); });
+
+  write_all(in[1], kInit);
+  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  // A message split across writes.
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"split",)");
+  write_all(in[1], "\"method\":\"ping\"}\n");
+  // A line over the limit, in one write and then across several.
+  write_all(in[1], std::string(5000, 'x') + "\n");
+  for (int i = 0; i < 3; ++i) write_all(in[1], std::string(3000, 'y'));
+  write_all(in[1], "\n");
+  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"\xc3\x28\"}\n");
+  write_all(in[1], "{this is not json}\n");
+  write_all(in[1], R"([{"jsonrpc":"2.0","id":"b1","method":"ping"}])" "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"nid","method":"notifications/initialized"})" "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":55,"result":{"from":"client"}})" "\n");
+  write_all(in[1], "\n   \n");
+  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"crlf\",\"method\":\"ping\"}\r\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}})" "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"cut","method":)");  // EOF mid-message
+  ::close(in[1]);
+  serving.join();
+  reading.join();
+  ::close(in[0]);
+  ::close(out[0]);
+
+  CHECK(code == 0);
+  REQUIRE(lines.size() == 11);
+  CHECK(lines[0]["id"] == 0);
+  CHECK(lines[1]["id"] == "split");
+  CHECK(lines[1]["result"] == json::object());
+  CHECK(lines[2]["error"]["code"] == -32600);
+  CHECK(lines[2]["error"]["message"].get<std::string>().find("4096") != std::string::npos);
+  CHECK(lines[3]["error"]["code"] == -32600);
+  CHECK(lines[4]["error"]["code"] == -32700);  // invalid UTF-8
+  CHECK(lines[5]["error"]["code"] == -32700);  // invalid JSON
+  CHECK(lines[6]["error"]["code"] == -32600);  // batch on 2025-11-25
+  CHECK(lines[7]["id"] == "nid");
+  CHECK(lines[7]["error"]["code"] == -32600);
+  CHECK(lines[8]["id"] == "crlf");            // the client's response got no answer
+  // The tool call answers from the pool, so it may come before or after the cut message's error.
+  const json& call = lines[9]["id"] == "call" ? lines[9] : lines[10];
+  const json& cut = lines[9]["id"] == "call" ? lines[10] : lines[9];
+  CHECK(call["result"]["structuredContent"]["text"] == "ok");
+  CHECK(cut["error"]["code"] == -32700);  // the message cut by EOF
+}
+
+TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
+  int in[2];
+  int out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
+    int code = 1;
+    {
+      TestHost host;
+      skillrt::mcp::Server server(*host.executor, {});
+      code = transport::run_stdio(server, {});
+    }
+    ::_exit(code);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  write_all(in[1], kInit);
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"print","arguments":{"text":"x"}}})" "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"ping","method":"ping"})" "\n");
+  ::close(in[1]);
+  const auto lines = read_lines(out[0]);
+  ::close(out[0]);
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  std::set<json> ids;
+  for (const auto& l : lines) {
+    CHECK(l.value("id", json()) != 999);  // the line the plugin printed
+    ids.insert(l["id"]);
+  }
+  CHECK(lines.size() == 3);
+  CHECK(ids == std::set<json>{0, "p", "ping"});
+}
