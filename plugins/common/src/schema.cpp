@@ -448,7 +448,10 @@ bool Parser::parse_type(Span s, Type* out) {
     return true;
   }
   const uint32_t sets = base_type_sets_containing(base);
-  if ((sets & grammar_.base_types) != 0) {
+  if ((sets & grammar_.base_types) != 0 ||
+      (!grammar_.extra_base_types.empty() &&
+       std::find(grammar_.extra_base_types.begin(), grammar_.extra_base_types.end(), base) !=
+           grammar_.extra_base_types.end())) {
     out->base = std::string(base);
     return true;
   }

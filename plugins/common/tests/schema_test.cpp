@@ -242,6 +242,10 @@ TEST_CASE("types: optional, lists, fixed sizes, custom classes, and the base-typ
   CHECK(parse_schema_or_throw("f(SymBool d) -> Tensor").base_type_sets == kUpstreamBaseTypes);
   CHECK(parse_schema_or_throw("f(ConstQuantizerPtr q) -> Tensor").base_type_sets ==
         kTorchnpugenBaseTypes);
+  Grammar extended = Grammar::upstream();
+  extended.extra_base_types = {"FutureType"};
+  CHECK(parse_schema("f(FutureType[]? x) -> FutureType", extended).ok());
+  CHECK_FALSE(parse_schema("f(FutureType x) -> Tensor", Grammar::upstream()).ok());
   const SchemaParseResult r = parse_schema("f(ConstQuantizerPtr q) -> Tensor", Grammar::upstream());
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.error.message, Catch::Contains("only in the torchnpugen grammar"));

@@ -35,14 +35,16 @@ struct Grammar {
   uint32_t base_types = kUpstreamBaseTypes | kTorchnpugenBaseTypes;
   DefaultSplit default_split = DefaultSplit::kEqualsFirst;
   bool namespaces = true;  // "aten::f" parsed into namespace + name (upstream); else opaque
+  // Further base type names to accept, e.g. one a newer torch adds before this table knows it.
+  std::vector<std::string> extra_base_types;
 
   // Accepts what either reference parser accepts for base types, with upstream splitting.
   static Grammar permissive() { return Grammar{}; }
   static Grammar upstream() {
-    return Grammar{kUpstreamBaseTypes, DefaultSplit::kEqualsFirst, true};
+    return Grammar{kUpstreamBaseTypes, DefaultSplit::kEqualsFirst, true, {}};
   }
   static Grammar torchnpugen() {
-    return Grammar{kTorchnpugenBaseTypes, DefaultSplit::kLastSpace, false};
+    return Grammar{kTorchnpugenBaseTypes, DefaultSplit::kLastSpace, false, {}};
   }
 };
 
@@ -139,7 +141,8 @@ struct FunctionSchema {
   std::optional<size_t> self_index;
   // Index of the first of the four TensorOptions kwarg-only arguments, if grouped.
   std::optional<size_t> tensor_options_index;
-  // Base type sets this schema's types need (intersection over all its types).
+  // Base type sets whose names cover every type of this schema (0 when it uses a name only
+  // Grammar::extra_base_types knows).
   uint32_t base_type_sets = kUpstreamBaseTypes | kTorchnpugenBaseTypes;
 
   bool has_kwarg_only_or_out() const;
