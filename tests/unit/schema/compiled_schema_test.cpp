@@ -78,6 +78,15 @@ TEST_CASE("compile rejects an invalid regular expression", "[schema][compile]") 
   CHECK(in_keys.starts_with("/patternProperties/(: \"(\" is not a valid regular expression"));
 }
 
+TEST_CASE("compile rejects regex syntax std::regex lacks", "[schema][compile]") {
+  for (const char* pattern : {"(?<=a)b", "\\p{L}+", "(?<name>a)"}) {
+    INFO(pattern);
+    const std::string message =
+        compile_error(json{{"properties", {{"a", {{"pattern", pattern}}}}}});
+    CHECK(message.starts_with("/properties/a/pattern: "));
+  }
+}
+
 TEST_CASE("compile rejects a reference that points at nothing", "[schema][compile]") {
   const std::string message = compile_error(
       json::parse(R"({"properties": {"a": {"$ref": "#/definitions/missing"}}})"));
@@ -105,6 +114,25 @@ TEST_CASE("compile refuses remote references unless a fetcher serves them", "[sc
   REQUIRE(violations.size() == 1);
   // The fetched document is indexed too, so its enum values can be quoted.
   CHECK(violations[0].message == "/: must be one of [1,2], got integer 3");
+}
+
+TEST_CASE("nested $id and relative references resolve per RFC 3986", "[schema][compile]") {
+  // valijson alone would look for "http://example.com/rootnode" and fail to compile this.
+  auto compiled = CompiledSchema::compile(json::parse(R"({
+    "$id": "http://example.com/root",
+    "type": "object",
+    "properties": {"child": {"$ref": "node"}},
+    "definitions": {
+      "node": {"$id": "http://example.com/node", "type": "object",
+               "properties": {"n": {"$ref": "#/definitions/leaf"}},
+               "definitions": {"leaf": {"type": "integer"}}}
+    }
+  })"));
+  REQUIRE(compiled.has_value());
+  CHECK((*compiled)->validate(json::parse(R"({"child": {"n": 1}})")).empty());
+  const auto violations = (*compiled)->validate(json::parse(R"({"child": {"n": "x"}})"));
+  REQUIRE(violations.size() == 1);
+  CHECK(violations[0].message == "/child/n: must be integer, got string \"x\"");
 }
 
 TEST_CASE("the draft-07 meta-schema is built in and referenceable", "[schema][compile]") {
