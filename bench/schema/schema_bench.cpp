@@ -144,8 +144,9 @@ int main(int argc, char** argv) {
     // A benchmark of wrong answers is worthless: check every verdict first.
     for (const auto& i : c.valid) {
       if (const auto v = schema.validate(i); !v.empty()) {
-        std::cerr << "schema_bench: " << c.name << ": a valid instance is rejected: "
-                  << skillrt::schema::join_messages(v) << "\n";
+        std::cerr << "schema_bench: " << c.name
+                  << ": a valid instance is rejected: " << skillrt::schema::join_messages(v)
+                  << "\n";
         return 1;
       }
     }

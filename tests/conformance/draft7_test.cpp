@@ -3,8 +3,8 @@
 // Each case is "<file> :: <group> :: <test>". A case that fails must be listed, with its
 // reason, in draft7_known_failures.txt; a listed case that passes fails the run too, so the
 // list never goes stale.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -97,17 +97,16 @@ void run_file(const fs::path& file, const CompileOptions& options, Outcome& outc
           outcome.bad_reports.push_back(id + ": " + v.message);
         }
       }
-      const bool from_explainer =
-          std::none_of(violations.begin(), violations.end(),
-                       [](const auto& v) { return v.keyword == "schema"; });
+      const bool from_explainer = std::none_of(violations.begin(), violations.end(),
+                                               [](const auto& v) { return v.keyword == "schema"; });
       if (!valid && from_explainer) ++outcome.explained;
       if (valid == expected) {
         ++outcome.passed;
         continue;
       }
-      outcome.failures[id] = expected ? "rejected a valid instance: " +
-                                            skillrt::schema::join_messages(violations)
-                                      : "accepted an invalid instance";
+      outcome.failures[id] =
+          expected ? "rejected a valid instance: " + skillrt::schema::join_messages(violations)
+                   : "accepted an invalid instance";
     }
   }
 }

@@ -112,8 +112,8 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
   if (check_meta) {
     static const auto meta = compile_impl(draft07_meta_schema(), CompileOptions{}, false);
     if (!meta) {
-      return fail(Code::kInternal, "the built-in draft-07 meta-schema does not compile: " +
-                                       meta.error().message);
+      return fail(Code::kInternal,
+                  "the built-in draft-07 meta-schema does not compile: " + meta.error().message);
     }
     const auto violations = (*meta)->validate(schema);
     if (!violations.empty()) return fail(Code::kInvalidArgument, join_messages(violations));

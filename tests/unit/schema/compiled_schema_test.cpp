@@ -1,10 +1,10 @@
 // compile(): the meta-schema check, faults named by JSON Pointer, and what compiles.
+#include "schema/compiled_schema.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include "schema/compiled_schema.hpp"
 
 using nlohmann::json;
 using skillrt::Code;
@@ -44,8 +44,8 @@ TEST_CASE("compile accepts a typical skill input schema", "[schema][compile]") {
 }
 
 TEST_CASE("compile names the pointer of a misspelt type", "[schema][compile]") {
-  const std::string message = compile_error(json::parse(
-      R"({"type": "object", "properties": {"name": {"type": "strin"}}})"));
+  const std::string message = compile_error(
+      json::parse(R"({"type": "object", "properties": {"name": {"type": "strin"}}})"));
   CHECK(message ==
         "/properties/name/type: must be one of "
         "[\"array\",\"boolean\",\"integer\",\"null\",\"number\",\"object\",\"string\"], "
@@ -62,8 +62,8 @@ TEST_CASE("compile rejects keywords of the wrong shape", "[schema][compile]") {
 }
 
 TEST_CASE("compile reports every meta-schema fault", "[schema][compile]") {
-  const std::string message = compile_error(json::parse(
-      R"({"properties": {"a": {"type": "strin"}, "b": {"maxItems": "3"}}})"));
+  const std::string message = compile_error(
+      json::parse(R"({"properties": {"a": {"type": "strin"}, "b": {"maxItems": "3"}}})"));
   CHECK(message.find("/properties/a/type:") != std::string::npos);
   CHECK(message.find("/properties/b/maxItems: must be integer, got string \"3\"") !=
         std::string::npos);
@@ -88,8 +88,8 @@ TEST_CASE("compile rejects regex syntax std::regex lacks", "[schema][compile]") 
 }
 
 TEST_CASE("compile rejects a reference that points at nothing", "[schema][compile]") {
-  const std::string message = compile_error(
-      json::parse(R"({"properties": {"a": {"$ref": "#/definitions/missing"}}})"));
+  const std::string message =
+      compile_error(json::parse(R"({"properties": {"a": {"$ref": "#/definitions/missing"}}})"));
   CHECK(message.starts_with(
       "/properties/a/$ref: reference \"#/definitions/missing\" points at nothing"));
 }

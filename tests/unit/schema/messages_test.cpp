@@ -60,17 +60,18 @@ TEST_CASE("every violation is reported at once with its pointer", "[schema][vali
   })"));
   std::vector<std::string> got;
   for (const auto& v : violations) got.push_back(v.pointer + " " + v.keyword);
-  CHECK_THAT(got, Catch::Matchers::UnorderedEquals(std::vector<std::string>{
-                      "/repo minLength", "/since format", "/extra additionalProperties",
-                      "/prs/1 type", "/prs uniqueItems", "/options/max_prs maximum",
-                      "/options/state enum"}));
+  CHECK_THAT(got,
+             Catch::Matchers::UnorderedEquals(std::vector<std::string>{
+                 "/repo minLength", "/since format", "/extra additionalProperties", "/prs/1 type",
+                 "/prs uniqueItems", "/options/max_prs maximum", "/options/state enum"}));
   for (const auto& v : violations) {
     CHECK(v.message.starts_with((v.pointer.empty() ? "/" : v.pointer) + ": "));
   }
 }
 
 TEST_CASE("messages for each keyword", "[schema][validate]") {
-  CHECK(messages(kPrAnalysis, R"({"repo": "r", "since": "2025-01-01", "options": {"max_prs": 1000}})") ==
+  CHECK(messages(kPrAnalysis,
+                 R"({"repo": "r", "since": "2025-01-01", "options": {"max_prs": 1000}})") ==
         Messages{"/options/max_prs: must be <= 500, got 1000"});
   CHECK(messages(kPrAnalysis, R"({"since": "2025-01-01"})") ==
         Messages{"/: missing required property 'repo'"});
@@ -84,9 +85,10 @@ TEST_CASE("messages for each keyword", "[schema][validate]") {
   CHECK(messages(kPrAnalysis, R"({"repo": "r", "since": "yesterday"})") ==
         Messages{"/since: must be an RFC 3339 date such as \"2025-03-31\", got string "
                  "\"yesterday\""});
-  CHECK(messages(kPrAnalysis, R"({"repo": "r", "since": "2025-01-01", "options": {"state": "x"}})") ==
-        Messages{"/options/state: must be one of [\"open\",\"merged\",\"closed\"], got string "
-                 "\"x\""});
+  CHECK(
+      messages(kPrAnalysis, R"({"repo": "r", "since": "2025-01-01", "options": {"state": "x"}})") ==
+      Messages{"/options/state: must be one of [\"open\",\"merged\",\"closed\"], got string "
+               "\"x\""});
   CHECK(messages(kPrAnalysis, R"({"repo": "r", "since": "2025-01-01", "prs": [0, 2, 2]})") ==
         Messages{"/prs/0: must be >= 1, got 0",
                  "/prs: items must be unique, but items 1 and 2 are both 2"});
@@ -109,12 +111,14 @@ TEST_CASE("string, number and array bounds", "[schema][validate]") {
   CHECK(messages(R"({"multipleOf": 0.01})", "19.99").empty());
   CHECK(messages(R"({"multipleOf": 4})", "10") == Messages{"/: must be a multiple of 4, got 10"});
   CHECK(messages(R"({"minItems": 2})", "[1]") == Messages{"/: must have at least 2 items, got 1"});
-  CHECK(messages(R"({"maxItems": 1})", "[1, 2]") == Messages{"/: must have at most 1 items, got 2"});
+  CHECK(messages(R"({"maxItems": 1})", "[1, 2]") ==
+        Messages{"/: must have at most 1 items, got 2"});
   CHECK(messages(R"({"maxProperties": 1})", R"({"a": 1, "b": 2})") ==
         Messages{"/: must have at most 1 properties, got 2"});
   CHECK(messages(R"({"minProperties": 1})", "{}") ==
         Messages{"/: must have at least 1 properties, got 0"});
-  CHECK(messages(R"({"type": "integer"})", "2.5") == Messages{"/: must be integer, got number 2.5"});
+  CHECK(messages(R"({"type": "integer"})", "2.5") ==
+        Messages{"/: must be integer, got number 2.5"});
 }
 
 TEST_CASE("const, not, contains, items and dependencies", "[schema][validate]") {
@@ -138,8 +142,9 @@ TEST_CASE("const, not, contains, items and dependencies", "[schema][validate]") 
   CHECK(messages(R"({"propertyNames": {"pattern": "^[a-z]+$"}})", R"({"ok": 1, "Bad": 2})") ==
         Messages{"/Bad: property name 'Bad' is not allowed: must match the pattern "
                  "\"^[a-z]+$\", got string \"Bad\""});
-  CHECK(messages(R"({"if": {"properties": {"apply": {"const": true}}}, "then": {"required": ["root"]}})",
-                 R"({"apply": true})") == Messages{"/: missing required property 'root'"});
+  CHECK(messages(
+            R"({"if": {"properties": {"apply": {"const": true}}}, "then": {"required": ["root"]}})",
+            R"({"apply": true})") == Messages{"/: missing required property 'root'"});
   CHECK(messages(R"({"properties": {"a": false}})", R"({"a": 1})") ==
         Messages{"/a: no value is allowed here (the schema is false), got integer 1"});
 }
@@ -160,13 +165,15 @@ TEST_CASE("anyOf and oneOf report the alternative that fits the value's type",
                  "1; change the value so that only one applies"});
   const auto none = messages(R"({"oneOf": [{"minimum": 10}, {"maximum": 1}]})", "5");
   REQUIRE(none.size() == 1);
-  CHECK(none[0] == "/: must match exactly one of 2 alternatives (oneOf), but must be >= 10, got "
-                   "5; or must be <= 1, got 5");
+  CHECK(none[0] ==
+        "/: must match exactly one of 2 alternatives (oneOf), but must be >= 10, got "
+        "5; or must be <= 1, got 5");
 }
 
 TEST_CASE("pointers escape ~ and / in property names", "[schema][validate]") {
-  const auto violations = compile(R"({"properties": {"a/b": {"properties": {"c~d": {"type": "string"}}}}})")
-                              ->validate(json::parse(R"({"a/b": {"c~d": 1}})"));
+  const auto violations =
+      compile(R"({"properties": {"a/b": {"properties": {"c~d": {"type": "string"}}}}})")
+          ->validate(json::parse(R"({"a/b": {"c~d": 1}})"));
   REQUIRE(violations.size() == 1);
   CHECK(violations[0].pointer == "/a~1b/c~0d");
   CHECK(violations[0].keyword == "type");

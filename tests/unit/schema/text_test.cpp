@@ -1,8 +1,9 @@
 // The text helpers behind violation messages.
+#include "schema/detail/text.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "schema/detail/rules.hpp"
-#include "schema/detail/text.hpp"
 #include "schema/detail/uri.hpp"
 
 using nlohmann::json;
@@ -20,8 +21,7 @@ TEST_CASE("JSON Pointer tokens are escaped per RFC 6901", "[schema][text]") {
 
 TEST_CASE("valijson contexts become JSON Pointers", "[schema][text]") {
   CHECK(pointer_from_valijson_context({"<root>"}) == "");
-  CHECK(pointer_from_valijson_context({"<root>", "[options]", "[max_prs]"}) ==
-        "/options/max_prs");
+  CHECK(pointer_from_valijson_context({"<root>", "[options]", "[max_prs]"}) == "/options/max_prs");
   CHECK(pointer_from_valijson_context({"<root>", "[prs]", "[2]"}) == "/prs/2");
   CHECK(pointer_from_valijson_context({"<root>", "[a/b]", "[[x]]"}) == "/a~1b/[x]");
 }
@@ -35,7 +35,7 @@ TEST_CASE("values are described with their JSON Schema type", "[schema][text]") 
   CHECK(describe_value(json(true)) == "boolean true");
   CHECK(describe_value(json::array({1})) == "array of 1 item");
   CHECK(describe_value(json::object()) == "object with 0 properties");
-  CHECK(describe_value(json(std::string(100, 'a'))).ends_with("...")); 
+  CHECK(describe_value(json(std::string(100, 'a'))).ends_with("..."));
   CHECK(describe_value(json(std::string(100, 'a'))).size() < 80);
 }
 

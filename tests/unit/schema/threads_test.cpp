@@ -1,6 +1,6 @@
 // One compiled schema validated from several threads at once.
-#include <catch2/catch.hpp>
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <thread>
 #include <vector>
 
@@ -23,7 +23,8 @@ TEST_CASE("validate is safe to call from several threads", "[schema][threads]") 
   })"));
   REQUIRE(compiled.has_value());
   const auto schema = *compiled;
-  const json good = json::parse(R"({"op": "add", "dtype": "float16", "shape": [2, 3], "x-a": "b"})");
+  const json good =
+      json::parse(R"({"op": "add", "dtype": "float16", "shape": [2, 3], "x-a": "b"})");
   const json bad = json::parse(R"({"op": "Add", "dtype": "int4", "shape": [-1], "x-a": 1})");
   const auto expected = schema->validate(bad);
   REQUIRE(expected.size() == 4);

@@ -114,8 +114,9 @@ class Explainer final : public vc::ConstraintVisitor {
 
   bool check(const valijson::Subschema& schema) {
     if (schema.getAlwaysInvalid()) {
-      if (!verdict_) report("false", "no value is allowed here (the schema is false), got " +
-                          describe_value(target_));
+      if (!verdict_)
+        report("false",
+               "no value is allowed here (the schema is false), got " + describe_value(target_));
       return false;
     }
     const valijson::Subschema* saved = current_;
@@ -173,8 +174,10 @@ class Explainer final : public vc::ConstraintVisitor {
     }
     std::vector<std::string> which;
     for (unsigned index : matches) which.push_back(std::to_string(index));
-    if (!verdict_) report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
-                        join_words(which, " and ") + "; change the value so that only one applies");
+    if (!verdict_)
+      report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
+                          join_words(which, " and ") +
+                          "; change the value so that only one applies");
     return false;
   }
 
@@ -191,13 +194,16 @@ class Explainer final : public vc::ConstraintVisitor {
     const Json* schema = schema_node();
     if (schema != nullptr && schema->contains("const")) {
       if (equal(target_, (*schema)["const"])) return true;
-      if (!verdict_) report("const",
-             "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_),
-             types_unlike_target({(*schema)["const"]}));
+      if (!verdict_)
+        report(
+            "const",
+            "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_),
+            types_unlike_target({(*schema)["const"]}));
       return false;
     }
     if (constraint.getValue()->equalTo(adapter(target_), true)) return true;
-    if (!verdict_) report("const", "must equal the constant the schema fixes, got " + describe_value(target_));
+    if (!verdict_)
+      report("const", "must equal the constant the schema fixes, got " + describe_value(target_));
     return false;
   }
 
@@ -211,8 +217,9 @@ class Explainer final : public vc::ConstraintVisitor {
     if (const Json* schema = schema_node(); schema != nullptr && schema->contains("contains")) {
       what = short_dump((*schema)["contains"], 120);
     }
-    if (!verdict_) report("contains", "must contain at least one item matching " + what + ", but none of its " +
-                           std::to_string(target_.size()) + " items does");
+    if (!verdict_)
+      report("contains", "must contain at least one item matching " + what + ", but none of its " +
+                             std::to_string(target_.size()) + " items does");
     return false;
   }
 
@@ -225,18 +232,19 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const auto& other : needed) {
         const std::string missing(other.c_str());
         if (target_.contains(missing)) continue;
-        if (!verdict_) report("dependencies", "property '" + present + "' requires property '" + missing +
-                                   "' as well (dependencies); add it or remove '" + present + "'");
+        if (!verdict_)
+          report("dependencies", "property '" + present + "' requires property '" + missing +
+                                     "' as well (dependencies); add it or remove '" + present +
+                                     "'");
         ok = false;
       }
       return true;
     });
-    constraint.applyToSchemaDependencies(
-        [&](const auto& name, const valijson::Subschema* sub) {
-          if (!target_.contains(std::string(name.c_str()))) return true;
-          ok = check(*sub) && ok;
-          return true;
-        });
+    constraint.applyToSchemaDependencies([&](const auto& name, const valijson::Subschema* sub) {
+      if (!target_.contains(std::string(name.c_str()))) return true;
+      ok = check(*sub) && ok;
+      return true;
+    });
     return ok;
   }
 
@@ -247,9 +255,10 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const Json& value : values) {
         if (equal(target_, value)) return true;
       }
-      if (!verdict_) report("enum",
-             "must be one of " + short_dump(values, 300) + ", got " + describe_value(target_),
-             types_unlike_target(values));
+      if (!verdict_)
+        report("enum",
+               "must be one of " + short_dump(values, 300) + ", got " + describe_value(target_),
+               types_unlike_target(values));
       return false;
     }
     bool found = false;
@@ -258,7 +267,8 @@ class Explainer final : public vc::ConstraintVisitor {
       return !found;
     });
     if (found) return true;
-    if (!verdict_) report("enum", "must be one of the values the schema lists, got " + describe_value(target_));
+    if (!verdict_)
+      report("enum", "must be one of the values the schema lists, got " + describe_value(target_));
     return false;
   }
 
@@ -279,10 +289,10 @@ class Explainer final : public vc::ConstraintVisitor {
     const valijson::Subschema* rest = constraint.getAdditionalItemsSubschema();
     if (rest == nullptr) {
       if (target_.size() > constraint.getItemSubschemaCount()) {
-        if (!verdict_) report("additionalItems", "must have at most " +
-                                      std::to_string(constraint.getItemSubschemaCount()) +
-                                      " items (additionalItems is false), got " +
-                                      std::to_string(target_.size()));
+        if (!verdict_)
+          report("additionalItems",
+                 "must have at most " + std::to_string(constraint.getItemSubschemaCount()) +
+                     " items (additionalItems is false), got " + std::to_string(target_.size()));
         ok = false;
       }
       return ok;
@@ -299,11 +309,13 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMaximum()) {
       if (value < limit) return true;
-      if (!verdict_) report("exclusiveMaximum", "must be < " + format_number(limit) + ", got " + number_text());
+      if (!verdict_)
+        report("exclusiveMaximum", "must be < " + format_number(limit) + ", got " + number_text());
       return false;
     }
     if (value <= limit) return true;
-    if (!verdict_) report("maximum", "must be <= " + format_number(limit) + ", got " + number_text());
+    if (!verdict_)
+      report("maximum", "must be <= " + format_number(limit) + ", got " + number_text());
     return false;
   }
 
@@ -313,25 +325,29 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMinimum()) {
       if (value > limit) return true;
-      if (!verdict_) report("exclusiveMinimum", "must be > " + format_number(limit) + ", got " + number_text());
+      if (!verdict_)
+        report("exclusiveMinimum", "must be > " + format_number(limit) + ", got " + number_text());
       return false;
     }
     if (value >= limit) return true;
-    if (!verdict_) report("minimum", "must be >= " + format_number(limit) + ", got " + number_text());
+    if (!verdict_)
+      report("minimum", "must be >= " + format_number(limit) + ", got " + number_text());
     return false;
   }
 
   bool visit(const vc::MaxItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() <= constraint.getMaxItems()) return true;
-    if (!verdict_) report("maxItems", "must have at most " + std::to_string(constraint.getMaxItems()) +
-                           " items, got " + std::to_string(target_.size()));
+    if (!verdict_)
+      report("maxItems", "must have at most " + std::to_string(constraint.getMaxItems()) +
+                             " items, got " + std::to_string(target_.size()));
     return false;
   }
 
   bool visit(const vc::MinItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() >= constraint.getMinItems()) return true;
-    if (!verdict_) report("minItems", "must have at least " + std::to_string(constraint.getMinItems()) +
-                           " items, got " + std::to_string(target_.size()));
+    if (!verdict_)
+      report("minItems", "must have at least " + std::to_string(constraint.getMinItems()) +
+                             " items, got " + std::to_string(target_.size()));
     return false;
   }
 
@@ -339,8 +355,9 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_string()) return true;
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length <= constraint.getMaxLength()) return true;
-    if (!verdict_) report("maxLength", "must be at most " + std::to_string(constraint.getMaxLength()) +
-                            " characters long, got " + std::to_string(length));
+    if (!verdict_)
+      report("maxLength", "must be at most " + std::to_string(constraint.getMaxLength()) +
+                              " characters long, got " + std::to_string(length));
     return false;
   }
 
@@ -349,27 +366,31 @@ class Explainer final : public vc::ConstraintVisitor {
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length >= constraint.getMinLength()) return true;
     if (length == 0) {
-      if (!verdict_) report("minLength", "must not be empty (at least " +
-                              std::to_string(constraint.getMinLength()) + " characters)");
+      if (!verdict_)
+        report("minLength", "must not be empty (at least " +
+                                std::to_string(constraint.getMinLength()) + " characters)");
     } else {
-      if (!verdict_) report("minLength", "must be at least " + std::to_string(constraint.getMinLength()) +
-                              " characters long, got " + std::to_string(length));
+      if (!verdict_)
+        report("minLength", "must be at least " + std::to_string(constraint.getMinLength()) +
+                                " characters long, got " + std::to_string(length));
     }
     return false;
   }
 
   bool visit(const vc::MaxPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() <= constraint.getMaxProperties()) return true;
-    if (!verdict_) report("maxProperties", "must have at most " + std::to_string(constraint.getMaxProperties()) +
-                                " properties, got " + std::to_string(target_.size()));
+    if (!verdict_)
+      report("maxProperties", "must have at most " + std::to_string(constraint.getMaxProperties()) +
+                                  " properties, got " + std::to_string(target_.size()));
     return false;
   }
 
   bool visit(const vc::MinPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() >= constraint.getMinProperties()) return true;
-    if (!verdict_) report("minProperties", "must have at least " +
-                                std::to_string(constraint.getMinProperties()) +
-                                " properties, got " + std::to_string(target_.size()));
+    if (!verdict_)
+      report("minProperties", "must have at least " +
+                                  std::to_string(constraint.getMinProperties()) +
+                                  " properties, got " + std::to_string(target_.size()));
     return false;
   }
 
@@ -545,7 +566,8 @@ class Explainer final : public vc::ConstraintVisitor {
       }
     }
     if (expected.empty()) expected.push_back("one of the types the schema allows");
-    if (!verdict_) report("type", "must be " + join_or(expected) + ", got " + describe_value(target_), expected);
+    if (!verdict_)
+      report("type", "must be " + join_or(expected) + ", got " + describe_value(target_), expected);
     return false;
   }
 
@@ -558,8 +580,9 @@ class Explainer final : public vc::ConstraintVisitor {
     for (std::size_t j = 1; j < target_.size(); ++j) {
       for (std::size_t i = 0; i < j; ++i) {
         if (!equal(target_[i], target_[j])) continue;
-        if (!verdict_) report("uniqueItems", "items must be unique, but items " + std::to_string(i) + " and " +
-                                  std::to_string(j) + " are both " + short_dump(target_[j]));
+        if (!verdict_)
+          report("uniqueItems", "items must be unique, but items " + std::to_string(i) + " and " +
+                                    std::to_string(j) + " are both " + short_dump(target_[j]));
         ok = false;
         break;
       }
@@ -573,8 +596,9 @@ class Explainer final : public vc::ConstraintVisitor {
     if (compiled != nullptr ? std::regex_search(text, *compiled) : search(pattern, text)) {
       return true;
     }
-    if (!verdict_) report("pattern", "must match the pattern " + Json(pattern).dump() + ", got " +
-                          describe_value(target_));
+    if (!verdict_)
+      report("pattern",
+             "must match the pattern " + Json(pattern).dump() + ", got " + describe_value(target_));
     return false;
   }
 
@@ -645,13 +669,16 @@ class Explainer final : public vc::ConstraintVisitor {
   bool check_format(const std::string& format) {
     if (!target_.is_string()) return true;
     if (matches_format(format, target_.get_ref<const std::string&>())) return true;
-    if (!verdict_) report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
+    if (!verdict_)
+      report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
     return false;
   }
 
   bool check_multiple(const Json& divisor) {
     if (is_multiple_of(target_, divisor)) return true;
-    if (!verdict_) report("multipleOf", "must be a multiple of " + short_dump(divisor) + ", got " + number_text());
+    if (!verdict_)
+      report("multipleOf",
+             "must be a multiple of " + short_dump(divisor) + ", got " + number_text());
     return false;
   }
 
@@ -712,7 +739,8 @@ class Explainer final : public vc::ConstraintVisitor {
         }
       }
       if (!types.empty()) {
-        if (!verdict_) report("type", "must be " + join_or(types) + ", got " + describe_value(target_), types);
+        if (!verdict_)
+          report("type", "must be " + join_or(types) + ", got " + describe_value(target_), types);
         return;
       }
     }
@@ -720,8 +748,8 @@ class Explainer final : public vc::ConstraintVisitor {
     if (listed.empty()) {
       for (auto& branch : failures) listed.push_back(&branch);
     }
-    std::string text = lead + " " + std::to_string(failures.size()) + " alternatives (" +
-                       keyword + "), but ";
+    std::string text =
+        lead + " " + std::to_string(failures.size()) + " alternatives (" + keyword + "), but ";
     for (std::size_t i = 0; i < listed.size() && i < kListLimit; ++i) {
       if (i > 0) text += "; or ";
       const auto& branch = *listed[i];

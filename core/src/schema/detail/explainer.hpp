@@ -26,7 +26,7 @@ namespace skillrt::schema::detail {
 using RegexTable = std::unordered_map<std::string, std::regex>;
 
 struct ExplainContext {
-  const SchemaIndex& index;    // marker title -> original schema object
+  const SchemaIndex& index;   // marker title -> original schema object
   const RegexTable& regexes;  // every pattern of the schema, compiled at compile()
 };
 

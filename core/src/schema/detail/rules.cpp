@@ -109,8 +109,8 @@ std::string format_hint(std::string_view format) {
 }
 
 bool FormatRule::validate(const valijson::adapters::Adapter& target,
-                                const std::vector<std::string>& context,
-                                valijson::ValidationResults* results) const {
+                          const std::vector<std::string>& context,
+                          valijson::ValidationResults* results) const {
   if (!target.isString()) return true;
   std::string text;
   if (!target.getString(text)) return true;

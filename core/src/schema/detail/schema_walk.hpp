@@ -33,9 +33,9 @@ struct PreparedSchema {
   // pointer from the document root or to an absolute URI, and the only identifier left is the
   // root's, because valijson resolves neither relative URIs nor nested "$id"s correctly.
   nlohmann::json for_valijson;
-  std::string base_uri;                  // absolute URI of the document ("" when it has none)
-  std::vector<SchemaSite> patterns;      // "pattern" values and "patternProperties" keys
-  std::vector<SchemaSite> unresolved;    // references into this document that point at nothing
+  std::string base_uri;                // absolute URI of the document ("" when it has none)
+  std::vector<SchemaSite> patterns;    // "pattern" values and "patternProperties" keys
+  std::vector<SchemaSite> unresolved;  // references into this document that point at nothing
 };
 
 // `original` must outlive `index`: the index points into it. `retrieval_uri` is where the

@@ -78,8 +78,7 @@ std::string json_type_name(const nlohmann::json& value) {
 }
 
 std::string short_dump(const nlohmann::json& value, std::size_t limit) {
-  std::string text =
-      value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string text = value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (text.size() <= limit) return text;
   // Cut on a UTF-8 boundary so the message stays valid UTF-8.
   std::size_t cut = limit;
