@@ -114,9 +114,10 @@ class Explainer final : public vc::ConstraintVisitor {
 
   bool check(const valijson::Subschema& schema) {
     if (schema.getAlwaysInvalid()) {
-      if (!verdict_)
+      if (!verdict_) {
         report("false",
                "no value is allowed here (the schema is false), got " + describe_value(target_));
+      }
       return false;
     }
     const valijson::Subschema* saved = current_;
@@ -147,7 +148,7 @@ class Explainer final : public vc::ConstraintVisitor {
         matched = true;
         return false;
       }
-      failures.push_back(std::move(branch));
+      if (!verdict_) failures.push_back(std::move(branch));
       return true;
     });
     if (matched) return true;
@@ -162,7 +163,7 @@ class Explainer final : public vc::ConstraintVisitor {
       std::vector<Finding> branch;
       if (check_into(*sub, target_, branch)) {
         matches.push_back(index);
-      } else {
+      } else if (!verdict_) {
         failures.push_back(std::move(branch));
       }
       return true;
@@ -174,10 +175,11 @@ class Explainer final : public vc::ConstraintVisitor {
     }
     std::vector<std::string> which;
     for (unsigned index : matches) which.push_back(std::to_string(index));
-    if (!verdict_)
+    if (!verdict_) {
       report("oneOf", "must match exactly one alternative (oneOf), but matches alternatives " +
                           join_words(which, " and ") +
                           "; change the value so that only one applies");
+    }
     return false;
   }
 
@@ -194,16 +196,18 @@ class Explainer final : public vc::ConstraintVisitor {
     const Json* schema = schema_node();
     if (schema != nullptr && schema->contains("const")) {
       if (equal(target_, (*schema)["const"])) return true;
-      if (!verdict_)
+      if (!verdict_) {
         report(
             "const",
             "must be " + short_dump((*schema)["const"], 200) + ", got " + describe_value(target_),
             types_unlike_target({(*schema)["const"]}));
+      }
       return false;
     }
     if (constraint.getValue()->equalTo(adapter(target_), true)) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("const", "must equal the constant the schema fixes, got " + describe_value(target_));
+    }
     return false;
   }
 
@@ -213,13 +217,14 @@ class Explainer final : public vc::ConstraintVisitor {
       std::vector<Finding> ignored;
       if (check_into(*constraint.getSubschema(), item, ignored)) return true;
     }
-    std::string what = "the 'contains' schema";
-    if (const Json* schema = schema_node(); schema != nullptr && schema->contains("contains")) {
-      what = short_dump((*schema)["contains"], 120);
-    }
-    if (!verdict_)
+    if (!verdict_) {
+      std::string what = "the 'contains' schema";
+      if (const Json* schema = schema_node(); schema != nullptr && schema->contains("contains")) {
+        what = short_dump((*schema)["contains"], 120);
+      }
       report("contains", "must contain at least one item matching " + what + ", but none of its " +
                              std::to_string(target_.size()) + " items does");
+    }
     return false;
   }
 
@@ -227,21 +232,23 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_object()) return true;
     bool ok = true;
     constraint.applyToPropertyDependencies([&](const auto& name, const auto& needed) {
-      const std::string present(name.c_str());
+      const std::string_view present(name.c_str());
       if (!target_.contains(present)) return true;
       for (const auto& other : needed) {
-        const std::string missing(other.c_str());
+        const std::string_view missing(other.c_str());
         if (target_.contains(missing)) continue;
-        if (!verdict_)
-          report("dependencies", "property '" + present + "' requires property '" + missing +
-                                     "' as well (dependencies); add it or remove '" + present +
-                                     "'");
+        if (!verdict_) {
+          report("dependencies", "property '" + std::string(present) + "' requires property '" +
+                                     std::string(missing) +
+                                     "' as well (dependencies); add it or remove '" +
+                                     std::string(present) + "'");
+        }
         ok = false;
       }
       return true;
     });
     constraint.applyToSchemaDependencies([&](const auto& name, const valijson::Subschema* sub) {
-      if (!target_.contains(std::string(name.c_str()))) return true;
+      if (!target_.contains(std::string_view(name.c_str()))) return true;
       ok = check(*sub) && ok;
       return true;
     });
@@ -255,10 +262,11 @@ class Explainer final : public vc::ConstraintVisitor {
       for (const Json& value : values) {
         if (equal(target_, value)) return true;
       }
-      if (!verdict_)
+      if (!verdict_) {
         report("enum",
                "must be one of " + short_dump(values, 300) + ", got " + describe_value(target_),
                types_unlike_target(values));
+      }
       return false;
     }
     bool found = false;
@@ -267,8 +275,9 @@ class Explainer final : public vc::ConstraintVisitor {
       return !found;
     });
     if (found) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("enum", "must be one of the values the schema lists, got " + describe_value(target_));
+    }
     return false;
   }
 
@@ -289,10 +298,11 @@ class Explainer final : public vc::ConstraintVisitor {
     const valijson::Subschema* rest = constraint.getAdditionalItemsSubschema();
     if (rest == nullptr) {
       if (target_.size() > constraint.getItemSubschemaCount()) {
-        if (!verdict_)
+        if (!verdict_) {
           report("additionalItems",
                  "must have at most " + std::to_string(constraint.getItemSubschemaCount()) +
                      " items (additionalItems is false), got " + std::to_string(target_.size()));
+        }
         ok = false;
       }
       return ok;
@@ -309,13 +319,15 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMaximum()) {
       if (value < limit) return true;
-      if (!verdict_)
+      if (!verdict_) {
         report("exclusiveMaximum", "must be < " + format_number(limit) + ", got " + number_text());
+      }
       return false;
     }
     if (value <= limit) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("maximum", "must be <= " + format_number(limit) + ", got " + number_text());
+    }
     return false;
   }
 
@@ -325,29 +337,33 @@ class Explainer final : public vc::ConstraintVisitor {
     const double value = target_.get<double>();
     if (constraint.getExclusiveMinimum()) {
       if (value > limit) return true;
-      if (!verdict_)
+      if (!verdict_) {
         report("exclusiveMinimum", "must be > " + format_number(limit) + ", got " + number_text());
+      }
       return false;
     }
     if (value >= limit) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("minimum", "must be >= " + format_number(limit) + ", got " + number_text());
+    }
     return false;
   }
 
   bool visit(const vc::MaxItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() <= constraint.getMaxItems()) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("maxItems", "must have at most " + std::to_string(constraint.getMaxItems()) +
                              " items, got " + std::to_string(target_.size()));
+    }
     return false;
   }
 
   bool visit(const vc::MinItemsConstraint& constraint) override {
     if (!target_.is_array() || target_.size() >= constraint.getMinItems()) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("minItems", "must have at least " + std::to_string(constraint.getMinItems()) +
                              " items, got " + std::to_string(target_.size()));
+    }
     return false;
   }
 
@@ -355,9 +371,10 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_string()) return true;
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length <= constraint.getMaxLength()) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("maxLength", "must be at most " + std::to_string(constraint.getMaxLength()) +
                               " characters long, got " + std::to_string(length));
+    }
     return false;
   }
 
@@ -366,31 +383,35 @@ class Explainer final : public vc::ConstraintVisitor {
     const std::size_t length = utf8_length(target_.get_ref<const std::string&>());
     if (length >= constraint.getMinLength()) return true;
     if (length == 0) {
-      if (!verdict_)
+      if (!verdict_) {
         report("minLength", "must not be empty (at least " +
                                 std::to_string(constraint.getMinLength()) + " characters)");
+      }
     } else {
-      if (!verdict_)
+      if (!verdict_) {
         report("minLength", "must be at least " + std::to_string(constraint.getMinLength()) +
                                 " characters long, got " + std::to_string(length));
+      }
     }
     return false;
   }
 
   bool visit(const vc::MaxPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() <= constraint.getMaxProperties()) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("maxProperties", "must have at most " + std::to_string(constraint.getMaxProperties()) +
                                   " properties, got " + std::to_string(target_.size()));
+    }
     return false;
   }
 
   bool visit(const vc::MinPropertiesConstraint& constraint) override {
     if (!target_.is_object() || target_.size() >= constraint.getMinProperties()) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("minProperties", "must have at least " +
                                   std::to_string(constraint.getMinProperties()) +
                                   " properties, got " + std::to_string(target_.size()));
+    }
     return false;
   }
 
@@ -566,8 +587,9 @@ class Explainer final : public vc::ConstraintVisitor {
       }
     }
     if (expected.empty()) expected.push_back("one of the types the schema allows");
-    if (!verdict_)
+    if (!verdict_) {
       report("type", "must be " + join_or(expected) + ", got " + describe_value(target_), expected);
+    }
     return false;
   }
 
@@ -580,9 +602,10 @@ class Explainer final : public vc::ConstraintVisitor {
     for (std::size_t j = 1; j < target_.size(); ++j) {
       for (std::size_t i = 0; i < j; ++i) {
         if (!equal(target_[i], target_[j])) continue;
-        if (!verdict_)
+        if (!verdict_) {
           report("uniqueItems", "items must be unique, but items " + std::to_string(i) + " and " +
                                     std::to_string(j) + " are both " + short_dump(target_[j]));
+        }
         ok = false;
         break;
       }
@@ -596,9 +619,10 @@ class Explainer final : public vc::ConstraintVisitor {
     if (compiled != nullptr ? std::regex_search(text, *compiled) : search(pattern, text)) {
       return true;
     }
-    if (!verdict_)
+    if (!verdict_) {
       report("pattern",
              "must match the pattern " + Json(pattern).dump() + ", got " + describe_value(target_));
+    }
     return false;
   }
 
@@ -669,16 +693,18 @@ class Explainer final : public vc::ConstraintVisitor {
   bool check_format(const std::string& format) {
     if (!target_.is_string()) return true;
     if (matches_format(format, target_.get_ref<const std::string&>())) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
+    }
     return false;
   }
 
   bool check_multiple(const Json& divisor) {
     if (is_multiple_of(target_, divisor)) return true;
-    if (!verdict_)
+    if (!verdict_) {
       report("multipleOf",
              "must be a multiple of " + short_dump(divisor) + ", got " + number_text());
+    }
     return false;
   }
 
@@ -739,8 +765,9 @@ class Explainer final : public vc::ConstraintVisitor {
         }
       }
       if (!types.empty()) {
-        if (!verdict_)
+        if (!verdict_) {
           report("type", "must be " + join_or(types) + ", got " + describe_value(target_), types);
+        }
         return;
       }
     }
