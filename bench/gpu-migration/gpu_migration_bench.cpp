@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <string>
@@ -22,14 +22,35 @@ namespace fs = std::filesystem;
 namespace {
 
 // The surface strings the rule table keys on, as a grep user would type them.
-const char* const kRawPatterns[] = {
-    "cuda",           "nccl",          "NCCL_",         "DataParallel",     "flash_attn",
-    "xformers",       "amp_C",         "apex",          "bitsandbytes",     "grouped_gemm",
-    "deepspeed",      "triton",        "cpp_extension", "CUDAExtension",    "torch\\.compile",
-    "float64",        "\\.double\\(",  "sdp_kernel",    "enable_flash_sdp", "allow_tf32",
-    "is_bf16_supported", "flash_attention_2", "clip_grad_norm_", "optim\\.(SGD|Adam|AdamW)",
-    "\\.(transpose|permute)\\(.*\\)\\.(view|reshape)\\(", "jit\\.script", "ProcessGroupNCCL",
-    "FusedAdam",      "set_float32_matmul_precision"};
+const char* const kRawPatterns[] = {"cuda",
+                                    "nccl",
+                                    "NCCL_",
+                                    "DataParallel",
+                                    "flash_attn",
+                                    "xformers",
+                                    "amp_C",
+                                    "apex",
+                                    "bitsandbytes",
+                                    "grouped_gemm",
+                                    "deepspeed",
+                                    "triton",
+                                    "cpp_extension",
+                                    "CUDAExtension",
+                                    "torch\\.compile",
+                                    "float64",
+                                    "\\.double\\(",
+                                    "sdp_kernel",
+                                    "enable_flash_sdp",
+                                    "allow_tf32",
+                                    "is_bf16_supported",
+                                    "flash_attention_2",
+                                    "clip_grad_norm_",
+                                    "optim\\.(SGD|Adam|AdamW)",
+                                    "\\.(transpose|permute)\\(.*\\)\\.(view|reshape)\\(",
+                                    "jit\\.script",
+                                    "ProcessGroupNCCL",
+                                    "FusedAdam",
+                                    "set_float32_matmul_precision"};
 
 const char* const kUsage[] = {
     "    x = x.cuda()\n",
@@ -69,7 +90,8 @@ void generate(const fs::path& dir, int files) {
     const fs::path sub = dir / ("pkg" + std::to_string(i / 100));
     fs::create_directories(sub);
     std::ofstream out(sub / ("module_" + std::to_string(i) + ".py"));
-    out << "\"\"\"Generated module " << i << ".\"\"\"\nimport os\n\nimport numpy as np\nimport torch\n"
+    out << "\"\"\"Generated module " << i
+        << ".\"\"\"\nimport os\n\nimport numpy as np\nimport torch\n"
         << "import torch.distributed as dist\n\n";
     for (int f = 0; f < 8; ++f) {
       out << "\n\ndef function_" << f << "(values, weights, batch, scale, bias, model, q, b, s):\n";
@@ -142,14 +164,16 @@ int main(int argc, char** argv) {
       rg1_times.push_back(seconds_of([&] { (void)std::system((rg + " -j1" + rg_args).c_str()); }));
     }
     if (!skillrt.empty()) {
-      const std::string cmd = "'" + skillrt + "' run gpu-migration-analyze --quiet --input '{\"repo\": \"" +
-                              dir + "\"}' > /dev/null";
+      const std::string cmd = "'" + skillrt +
+                              "' run gpu-migration-analyze --quiet --input '{\"repo\": \"" + dir +
+                              "\"}' > /dev/null";
       cli_times.push_back(seconds_of([&] { (void)std::system(cmd.c_str()); }));
     }
   }
-  std::printf("gpu-migration analyze (in-process, 1 thread): median %.3f s over %d runs; %zu "
-              "findings + %zu suggestions, each with domain, rule, alternative, effort\n",
-              median(ours), runs, findings, suggestions);
+  std::printf(
+      "gpu-migration analyze (in-process, 1 thread): median %.3f s over %d runs; %zu "
+      "findings + %zu suggestions, each with domain, rule, alternative, effort\n",
+      median(ours), runs, findings, suggestions);
   if (!cli_times.empty()) {
     std::printf("skillrt run gpu-migration-analyze (process, JSON out): median %.3f s\n",
                 median(cli_times));

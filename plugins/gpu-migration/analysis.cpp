@@ -1,6 +1,9 @@
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <skillrt/sdk.hpp>
+#include <thread>
 
 #include "detail/analysis.hpp"
 
@@ -109,39 +112,68 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
                     const Hooks& hooks) {
   RepoScan out;
   out.root = root;
-  const double total = static_cast<double>(files.size());
-  size_t done = 0;
-  for (RepoFile& file : files) {
-    if (hooks.cancelled && (done % 64) == 0 && hooks.cancelled()) {
-      throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning " + file.rel);
-    }
-    if (hooks.progress && (done % 256) == 0) hooks.progress(done, total, "scanning " + file.rel);
-    ++done;
-    std::string reason;
-    std::optional<std::string> text = read_source(file.abs, &reason);
-    if (!text) {
-      out.skipped.push_back({file.rel, reason});
-      continue;
-    }
-    FileScan f;
-    f.file = std::move(file);
-    f.text = std::move(*text);
-    const std::string name = f.file.abs.filename().string();
-    if (f.file.type == FileType::kPython) {
-      f.python = scanner.scan_python(f.text);
-      if (!f.python.errors.empty()) {
-        f.tokenized_cleanly = false;
-        LineIndex idx(f.text);
-        const TokenizeError& e = f.python.errors.front();
-        out.notes.push_back(f.file.rel + ":" + std::to_string(idx.line_of(e.offset)) + ": " +
-                            e.message + " (findings after it may be incomplete; apply skips the "
-                                        "file)");
+  const size_t total = files.size();
+  // Files are independent, so they are read and scanned on a few threads; results keep the
+  // walk's order so output does not depend on scheduling.
+  struct Slot {
+    std::optional<FileScan> scan;
+    std::vector<Skipped> skipped;
+  };
+  std::vector<Slot> slots(total);
+  std::atomic<size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex hooks_mutex;
+  auto worker = [&] {
+    for (size_t i = next++; i < total && !stop; i = next++) {
+      if ((i % 64) == 0 && (hooks.cancelled || hooks.progress)) {
+        std::lock_guard<std::mutex> lock(hooks_mutex);
+        if (hooks.cancelled && hooks.cancelled()) {
+          stop = true;
+          return;
+        }
+        if (hooks.progress)
+          hooks.progress(static_cast<double>(i), total, "scanning " + files[i].rel);
       }
-      if (scanner.wants_text_file(name)) f.text_matches = scanner.scan_text(f.text, name);
-    } else if (f.file.type == FileType::kNotebook) {
-      scan_notebook(f, scanner, &out.skipped);
-    } else {
-      f.text_matches = scanner.scan_text(f.text, name);
+      RepoFile& file = files[i];
+      std::string reason;
+      std::optional<std::string> text = read_source(file.abs, &reason);
+      if (!text) {
+        slots[i].skipped.push_back({file.rel, reason});
+        continue;
+      }
+      FileScan f;
+      f.file = std::move(file);
+      f.text = std::move(*text);
+      const std::string name = f.file.abs.filename().string();
+      if (f.file.type == FileType::kPython) {
+        f.python = scanner.scan_python(f.text);
+        f.tokenized_cleanly = f.python.errors.empty();
+        if (scanner.wants_text_file(name)) f.text_matches = scanner.scan_text(f.text, name);
+      } else if (f.file.type == FileType::kNotebook) {
+        scan_notebook(f, scanner, &slots[i].skipped);
+      } else {
+        f.text_matches = scanner.scan_text(f.text, name);
+      }
+      slots[i].scan = std::move(f);
+    }
+  };
+  const size_t threads =
+      total < 64 ? 1 : std::min<size_t>(8, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+  if (stop) throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning the repository");
+  for (Slot& slot : slots) {
+    for (Skipped& s : slot.skipped) out.skipped.push_back(std::move(s));
+    if (!slot.scan) continue;
+    FileScan& f = *slot.scan;
+    if (!f.python.errors.empty()) {
+      LineIndex idx(f.text);
+      const TokenizeError& e = f.python.errors.front();
+      out.notes.push_back(f.file.rel + ":" + std::to_string(idx.line_of(e.offset)) + ": " +
+                          e.message +
+                          " (findings after it may be incomplete; apply refuses to rewrite it)");
     }
     out.files.push_back(std::move(f));
   }
@@ -149,18 +181,12 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
 }
 
 Json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& lines) {
-  Json j = {{"file", f.file.rel},
-            {"line", m.line},
-            {"column", m.column},
-            {"code", trimmed_line(lines, m.line)},
-            {"matched", m.matched},
-            {"domain", m.rule->domain},
-            {"rule", m.rule->id},
-            {"alternative", m.rule->alternative},
-            {"effort", m.effort},
-            {"source", m.rule->source},
-            {"context", m.context},
-            {"rewritable", m.has_edit && !m.marked_data}};
+  Json j = {{"file", f.file.rel},   {"line", m.line},
+            {"column", m.column},   {"code", trimmed_line(lines, m.line)},
+            {"matched", m.matched}, {"domain", m.rule->domain},
+            {"rule", m.rule->id},   {"alternative", m.rule->alternative},
+            {"effort", m.effort},   {"source", m.rule->source},
+            {"context", m.context}, {"rewritable", m.has_edit && !m.marked_data}};
   if (cell >= 0) j["cell"] = cell;
   if (!m.note.empty()) j["note"] = m.note;
   if (m.marked_data) j["marked_data"] = true;
@@ -221,8 +247,8 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
     }
     const int blockers = by_effort.count("blocker") ? by_effort["blocker"] : 0;
     std::string verdict = count == 0 ? "works" : blockers > 0 ? "blocked" : "needs_change";
-    Json dj = {{"domain", d.id},      {"title", d.title},     {"verdict", verdict},
-               {"effort", effort},    {"findings", count},    {"by_effort", by_effort},
+    Json dj = {{"domain", d.id},   {"title", d.title},  {"verdict", verdict},
+               {"effort", effort}, {"findings", count}, {"by_effort", by_effort},
                {"rules", rules}};
     if (blockers > 0) {
       dj["estimate_days"] = nullptr;
@@ -242,7 +268,7 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
       worst_effort = effort;
     }
   }
-  Json overall = {{"verdict", findings.empty()      ? "works"
+  Json overall = {{"verdict", findings.empty()     ? "works"
                               : total_blockers > 0 ? "blocked"
                                                    : "needs_change"},
                   {"effort", worst_effort},
@@ -250,10 +276,9 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
                   {"blockers", total_blockers}};
   if (total_blockers > 0) {
     overall["estimate_days"] = nullptr;
-    overall["estimate_note"] = "at least " + std::to_string(total_days) +
-                               " days for the estimable findings, plus " +
-                               std::to_string(total_blockers) +
-                               " blocker(s) that cannot be estimated";
+    overall["estimate_note"] =
+        "at least " + std::to_string(total_days) + " days for the estimable findings, plus " +
+        std::to_string(total_blockers) + " blocker(s) that cannot be estimated";
   } else {
     overall["estimate_days"] = total_days;
     overall["estimate_note"] =
@@ -261,9 +286,13 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
   }
   Json skipped = Json::array();
   for (const Skipped& s : scan.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
-  return {{"findings", findings}, {"suggestions", suggestions}, {"domains", domains},
-          {"overall", overall},   {"files_scanned", scan.files.size()},
-          {"skipped", skipped},   {"excluded", scan.vendored},
+  return {{"findings", findings},
+          {"suggestions", suggestions},
+          {"domains", domains},
+          {"overall", overall},
+          {"files_scanned", scan.files.size()},
+          {"skipped", skipped},
+          {"excluded", scan.vendored},
           {"notes", scan.notes}};
 }
 
@@ -282,8 +311,10 @@ Json analyze(const Json& input, const Hooks& hooks) {
   scan.vendored = std::move(walk.vendored);
   Json result = summarize(scan, table);
   result["repo"] = root.string();
-  result["rule_table"] = {{"name", table.name}, {"version", table.version},
-                          {"origins", table.origins}, {"rules", table.rules.size()}};
+  result["rule_table"] = {{"name", table.name},
+                          {"version", table.version},
+                          {"origins", table.origins},
+                          {"rules", table.rules.size()}};
   if (scan.files.empty()) {
     result["notes"].push_back(
         "no Python, notebook, C++/CUDA, build or requirements file was found under the repo "

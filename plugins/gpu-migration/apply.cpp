@@ -14,9 +14,8 @@ using Json = nlohmann::json;
 namespace {
 
 bool under(const std::string& rel, const std::string& prefix) {
-  return rel == prefix ||
-         (rel.size() > prefix.size() && rel.compare(0, prefix.size(), prefix) == 0 &&
-          rel[prefix.size()] == '/');
+  return rel == prefix || (rel.size() > prefix.size() &&
+                           rel.compare(0, prefix.size(), prefix) == 0 && rel[prefix.size()] == '/');
 }
 
 // A scope entry is a path relative to the root (file or folder) or a dotted module name.
@@ -37,7 +36,8 @@ std::string normalize_scope(const fs::path& root, const std::string& entry) {
   while (!s.empty() && s.back() == '/') s.pop_back();
   for (const fs::path& part : fs::path(s)) {
     if (part == "..") {
-      throw invalid_argument("scope '" + entry + "' climbs out of the repository with '..': give "
+      throw invalid_argument("scope '" + entry +
+                             "' climbs out of the repository with '..': give "
                              "paths inside it");
     }
   }
@@ -45,8 +45,8 @@ std::string normalize_scope(const fs::path& root, const std::string& entry) {
 }
 
 std::vector<RepoFile> select_scope(const fs::path& root, const std::vector<RepoFile>& candidates,
-                                   const std::vector<std::string>& scope, const WalkOptions& options,
-                                   std::vector<std::string>* resolved) {
+                                   const std::vector<std::string>& scope,
+                                   const WalkOptions& options, std::vector<std::string>* resolved) {
   std::vector<RepoFile> out;
   std::set<std::string> taken;
   for (const std::string& entry : scope) {
@@ -62,9 +62,9 @@ std::vector<RepoFile> select_scope(const fs::path& root, const std::vector<RepoF
     size_t hits = 0;
     for (const RepoFile& f : candidates) {
       if (f.type == FileType::kText) continue;
-      const bool match = s == "." || under(f.rel, s) ||
-                         (!module_path.empty() &&
-                          (f.rel == module_path + ".py" || under(f.rel, module_path)));
+      const bool match =
+          s == "." || under(f.rel, s) ||
+          (!module_path.empty() && (f.rel == module_path + ".py" || under(f.rel, module_path)));
       if (!match) continue;
       ++hits;
       if (taken.insert(f.rel).second) out.push_back(f);
@@ -155,8 +155,9 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
   for (const FileScan& f : scan.files) {
     if (f.file.type == FileType::kNotebook) {
       skipped.push_back({{"path", f.file.rel},
-                         {"reason", "notebooks are analysed but not rewritten: move the code into "
-                                    "a module or convert the notebook (jupytext) and migrate that"}});
+                         {"reason",
+                          "notebooks are analysed but not rewritten: move the code into "
+                          "a module or convert the notebook (jupytext) and migrate that"}});
       continue;
     }
     Rewrite rw = rewrite_python(f.text, f.python, mode);
@@ -173,7 +174,9 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
                       [&](const Change& c) { return c.rule == m.rule && c.line == m.line; });
       if (rewritten) {
         if (!m.rule->followup.empty()) {
-          followups.push_back({{"file", f.file.rel}, {"line", m.line}, {"rule", m.rule->id},
+          followups.push_back({{"file", f.file.rel},
+                               {"line", m.line},
+                               {"rule", m.rule->id},
                                {"note", m.rule->followup}});
         }
         continue;
@@ -197,9 +200,12 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
       }
     }
     if (rw.torch_npu_import_missing) {
-      followups.push_back({{"file", f.file.rel}, {"line", 1}, {"rule", kImportRuleId},
-                           {"note", "torch is imported only inside a block: add `import torch_npu` "
-                                    "next to that import by hand"}});
+      followups.push_back({{"file", f.file.rel},
+                           {"line", 1},
+                           {"rule", kImportRuleId},
+                           {"note",
+                            "torch is imported only inside a block: add `import torch_npu` "
+                            "next to that import by hand"}});
     }
     // The rewritten file is scanned again: what is still rewritable was not reached (a chain
     // split over lines, for example) and is reported rather than hidden.
@@ -207,7 +213,9 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
     if (mode == RewriteMode::kRewrite) {
       for (const Match& m : again.matches) {
         if (m.rule->rewrite != RewriteKind::kNone && !m.marked_data) {
-          remaining.push_back({{"file", f.file.rel}, {"line", m.line}, {"rule", m.rule->id},
+          remaining.push_back({{"file", f.file.rel},
+                               {"line", m.line},
+                               {"rule", m.rule->id},
                                {"matched", m.matched}});
         }
       }
@@ -215,9 +223,7 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
     const std::string diff = unified_diff(f.file.rel, rw.script);
     if (diff.empty()) continue;
     patch += diff;
-    files.push_back({{"file", f.file.rel},
-                     {"changes", rw.changes.size()},
-                     {"added", rw.added}});
+    files.push_back({{"file", f.file.rel}, {"changes", rw.changes.size()}, {"added", rw.added}});
     to_write.emplace_back(f.file.abs, rw.text);
   }
 

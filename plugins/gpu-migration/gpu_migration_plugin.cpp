@@ -23,8 +23,9 @@ skillrt::gpu_migration::Hooks hooks_for(skillrt::Context& context) {
 Json compare_dumps(const Json& input, skillrt::Context& context) {
   if (!input.contains("expected_dump") || !input.contains("actual_dump")) {
     return {{"status", "not_requested"},
-            {"detail", "pass expected_dump (CPU) and actual_dump (NPU), for example the .npy files "
-                       "layer_compare.py --dump-dir writes, to compare them with api-consistency"}};
+            {"detail",
+             "pass expected_dump (CPU) and actual_dump (NPU), for example the .npy files "
+             "layer_compare.py --dump-dir writes, to compare them with api-consistency"}};
   }
   const Json request = {{"api", input.value("api", std::string("model output"))},
                         {"expected", input.at("expected_dump")},
@@ -32,8 +33,8 @@ Json compare_dumps(const Json& input, skillrt::Context& context) {
                         {"standard", input.value("standard", std::string("torch"))}};
   try {
     Json result = context.call("api-consistency", request);
-    return {{"status", "done"}, {"skill", "api-consistency"}, {"request", request},
-            {"result", result}};
+    return {
+        {"status", "done"}, {"skill", "api-consistency"}, {"request", request}, {"result", result}};
   } catch (const skillrt::SkillError& e) {
     return {{"status", "not_run"},
             {"skill", "api-consistency"},

@@ -122,8 +122,8 @@ if __name__ == "__main__":
 
 Json item(const std::string& id, const std::string& text, const std::string& status,
           const std::string& basis, Json evidence, bool optional = false) {
-  return {{"id", id},         {"item", text},         {"status", status}, {"basis", basis},
-          {"evidence", evidence}, {"optional", optional}};
+  return {{"id", id},       {"item", text},         {"status", status},
+          {"basis", basis}, {"evidence", evidence}, {"optional", optional}};
 }
 
 Json evidence_for(const Json& findings, const std::vector<std::string>& rules, size_t limit = 20) {
@@ -203,13 +203,14 @@ nlohmann::json verify_kit(const nlohmann::json& input, const Hooks& hooks) {
             " files importing torch also import torch_npu; one import in the entry point suffices",
         missing));
   }
-  checklist.push_back(static_item(
-      "cuda-strings", "every cuda device string and call is replaced by npu", findings,
-      {"DEV-DEVICE-STRING", "DEV-TENSOR-CUDA", "DEV-IS-CUDA", "DEV-CUDA-RUNTIME", "DEV-CAPABILITY",
-       "DEV-PROPERTIES"},
-      "no cuda device string, .cuda() or torch.cuda call left in code"));
-  checklist.push_back(static_item("dp-to-ddp", "DataParallel is replaced by DistributedDataParallel",
-                                  findings, {"DIST-DATAPARALLEL"}, "no DataParallel left in code"));
+  checklist.push_back(
+      static_item("cuda-strings", "every cuda device string and call is replaced by npu", findings,
+                  {"DEV-DEVICE-STRING", "DEV-TENSOR-CUDA", "DEV-IS-CUDA", "DEV-CUDA-RUNTIME",
+                   "DEV-CAPABILITY", "DEV-PROPERTIES"},
+                  "no cuda device string, .cuda() or torch.cuda call left in code"));
+  checklist.push_back(static_item("dp-to-ddp",
+                                  "DataParallel is replaced by DistributedDataParallel", findings,
+                                  {"DIST-DATAPARALLEL"}, "no DataParallel left in code"));
   checklist.push_back(static_item("nccl-to-hccl", "the distributed backend is hccl, not nccl",
                                   findings, {"DIST-NCCL-BACKEND", "DIST-NCCL-API"},
                                   "no 'nccl' backend string or NCCL API left in code"));
@@ -221,17 +222,16 @@ nlohmann::json verify_kit(const nlohmann::json& input, const Hooks& hooks) {
       if (e != "blocker" && e != "large_manual") continue;
       ++n;
       if (ev.size() < 20) {
-        ev.push_back(f.at("file").get<std::string>() + ":" + std::to_string(f.at("line").get<int>()) +
-                     " " + f.at("rule").get<std::string>() + " (" + e + ")");
+        ev.push_back(f.at("file").get<std::string>() + ":" +
+                     std::to_string(f.at("line").get<int>()) + " " +
+                     f.at("rule").get<std::string>() + " (" + e + ")");
       }
     }
-    checklist.push_back(n == 0 ? item("unsupported-replaced",
-                                      "every unsupported interface has a replacement", "done",
-                                      "no large-manual or blocker finding left", Json::array())
-                               : item("unsupported-replaced",
-                                      "every unsupported interface has a replacement", "open",
-                                      std::to_string(n) + " large-manual or blocker finding(s)",
-                                      ev));
+    checklist.push_back(
+        n == 0 ? item("unsupported-replaced", "every unsupported interface has a replacement",
+                      "done", "no large-manual or blocker finding left", Json::array())
+               : item("unsupported-replaced", "every unsupported interface has a replacement",
+                      "open", std::to_string(n) + " large-manual or blocker finding(s)", ev));
   }
   checklist.push_back(item("equivalence-verified",
                            "each replacement's mathematical consistency is verified", "cannot_tell",
@@ -250,16 +250,16 @@ nlohmann::json verify_kit(const nlohmann::json& input, const Hooks& hooks) {
   checklist.push_back(item("data-pipeline", "the data loading pipeline runs without errors",
                            "cannot_tell", "only a run shows it", Json::array()));
   const Json& sugg = summary.at("suggestions");
-  checklist.push_back(item("fused-optimizers", "(optional) NPU fused optimizers were evaluated",
-                           count_rules(sugg, {"AFF-FUSED-OPTIMIZER", "AFF-CLIP-GRAD"}) ? "open"
-                                                                                        : "done",
-                           "optimizer and clip_grad_norm_ call sites that could use torch_npu.optim",
-                           evidence_for(sugg, {"AFF-FUSED-OPTIMIZER", "AFF-CLIP-GRAD"}), true));
-  checklist.push_back(item("affinity-apis",
-                           "(optional) affinity APIs such as npu_confusion_transpose were evaluated",
-                           count_rules(sugg, {"AFF-CONFUSION-TRANSPOSE"}) ? "open" : "done",
-                           "transpose/permute + view/reshape sites",
-                           evidence_for(sugg, {"AFF-CONFUSION-TRANSPOSE"}), true));
+  checklist.push_back(
+      item("fused-optimizers", "(optional) NPU fused optimizers were evaluated",
+           count_rules(sugg, {"AFF-FUSED-OPTIMIZER", "AFF-CLIP-GRAD"}) ? "open" : "done",
+           "optimizer and clip_grad_norm_ call sites that could use torch_npu.optim",
+           evidence_for(sugg, {"AFF-FUSED-OPTIMIZER", "AFF-CLIP-GRAD"}), true));
+  checklist.push_back(item(
+      "affinity-apis", "(optional) affinity APIs such as npu_confusion_transpose were evaluated",
+      count_rules(sugg, {"AFF-CONFUSION-TRANSPOSE"}) ? "open" : "done",
+      "transpose/permute + view/reshape sites", evidence_for(sugg, {"AFF-CONFUSION-TRANSPOSE"}),
+      true));
   checklist.push_back(item("docs-checked",
                            "(optional) the official affinity API list for the PyTorch version in "
                            "use was consulted",
@@ -267,8 +267,9 @@ nlohmann::json verify_kit(const nlohmann::json& input, const Hooks& hooks) {
 
   Json scripts = Json::array();
   scripts.push_back({{"name", "layer_compare.py"},
-                     {"purpose", "layer-by-layer CPU vs NPU comparison with forward hooks; saves "
-                                 "final outputs as .npy for the output comparison step"},
+                     {"purpose",
+                      "layer-by-layer CPU vs NPU comparison with forward hooks; saves "
+                      "final outputs as .npy for the output comparison step"},
                      {"content", kLayerCompare}});
   Json written = Json::array();
   const bool write = input.value("apply", false);

@@ -16,7 +16,8 @@ __asm__(
     ".global skillrt_gpu_migration_rules_begin\n"
     ".hidden skillrt_gpu_migration_rules_begin\n"
     "skillrt_gpu_migration_rules_begin:\n"
-    ".incbin \"" SKILLRT_GPU_MIGRATION_RULES_PATH "\"\n"
+    ".incbin \"" SKILLRT_GPU_MIGRATION_RULES_PATH
+    "\"\n"
     ".global skillrt_gpu_migration_rules_end\n"
     ".hidden skillrt_gpu_migration_rules_end\n"
     "skillrt_gpu_migration_rules_end:\n"
@@ -24,7 +25,8 @@ __asm__(
     ".global skillrt_gpu_migration_apis_begin\n"
     ".hidden skillrt_gpu_migration_apis_begin\n"
     "skillrt_gpu_migration_apis_begin:\n"
-    ".incbin \"" SKILLRT_GPU_MIGRATION_APIS_CONFIG_PATH "\"\n"
+    ".incbin \"" SKILLRT_GPU_MIGRATION_APIS_CONFIG_PATH
+    "\"\n"
     ".global skillrt_gpu_migration_apis_end\n"
     ".hidden skillrt_gpu_migration_apis_end\n"
     "skillrt_gpu_migration_apis_end:\n"
@@ -39,15 +41,15 @@ extern "C" const char skillrt_gpu_migration_apis_end[];
 namespace skillrt::gpu_migration::detail {
 
 std::string_view builtin_rules_text() {
-  return std::string_view(skillrt_gpu_migration_rules_begin,
-                          static_cast<size_t>(skillrt_gpu_migration_rules_end -
-                                              skillrt_gpu_migration_rules_begin));
+  return std::string_view(
+      skillrt_gpu_migration_rules_begin,
+      static_cast<size_t>(skillrt_gpu_migration_rules_end - skillrt_gpu_migration_rules_begin));
 }
 
 std::string_view builtin_apis_config_text() {
-  return std::string_view(skillrt_gpu_migration_apis_begin,
-                          static_cast<size_t>(skillrt_gpu_migration_apis_end -
-                                              skillrt_gpu_migration_apis_begin));
+  return std::string_view(
+      skillrt_gpu_migration_apis_begin,
+      static_cast<size_t>(skillrt_gpu_migration_apis_end - skillrt_gpu_migration_apis_begin));
 }
 
 }  // namespace skillrt::gpu_migration::detail

@@ -19,11 +19,28 @@ bool string_prefix(std::string_view p, bool* fstring) {
   bool f = false, b = false, r = false, u = false;
   for (char ch : p) {
     switch (ch) {
-      case 'f': case 'F': if (f) return false; f = true; break;
-      case 'b': case 'B': if (b) return false; b = true; break;
-      case 'r': case 'R': if (r) return false; r = true; break;
-      case 'u': case 'U': if (u) return false; u = true; break;
-      default: return false;
+      case 'f':
+      case 'F':
+        if (f) return false;
+        f = true;
+        break;
+      case 'b':
+      case 'B':
+        if (b) return false;
+        b = true;
+        break;
+      case 'r':
+      case 'R':
+        if (r) return false;
+        r = true;
+        break;
+      case 'u':
+      case 'U':
+        if (u) return false;
+        u = true;
+        break;
+      default:
+        return false;
     }
   }
   if (u && p.size() > 1) return false;
@@ -98,7 +115,8 @@ class Tokenizer {
         i = j;
         continue;
       }
-      if (is_digit(c) || (c == '.' && i + 1 < end && is_digit(static_cast<unsigned char>(src_[i + 1])))) {
+      if (is_digit(c) ||
+          (c == '.' && i + 1 < end && is_digit(static_cast<unsigned char>(src_[i + 1])))) {
         size_t j = i + 1;
         while (j < end) {
           const unsigned char d = static_cast<unsigned char>(src_[j]);

@@ -49,10 +49,10 @@ bool valid_utf8(const std::string& s) {
 }  // namespace
 
 bool is_vendored_dir_name(const std::string& name) {
-  static const char* const kNames[] = {"third_party", "third-party", "thirdparty", "3rdparty",
-                                       "vendor",      "vendored",    "external",   "externals",
-                                       "site-packages", "dist-packages", "node_modules", ".venv",
-                                       "venv",        ".tox",        ".eggs"};
+  static const char* const kNames[] = {
+      "third_party",  "third-party", "thirdparty", "3rdparty",      "vendor",
+      "vendored",     "external",    "externals",  "site-packages", "dist-packages",
+      "node_modules", ".venv",       "venv",       ".tox",          ".eggs"};
   for (const char* k : kNames) {
     if (name == k) return true;
   }
@@ -64,7 +64,8 @@ bool is_excluded(const std::string& rel, const WalkOptions& options) {
     std::string p = e;
     while (!p.empty() && p.back() == '/') p.pop_back();
     if (p.empty()) continue;
-    if (rel == p || (rel.size() > p.size() && rel.compare(0, p.size(), p) == 0 && rel[p.size()] == '/'))
+    if (rel == p ||
+        (rel.size() > p.size() && rel.compare(0, p.size(), p) == 0 && rel[p.size()] == '/'))
       return true;
     if (p.find_first_of("*?") != std::string::npos && glob_match(p, rel)) return true;
   }
@@ -76,7 +77,8 @@ fs::path resolve_root(const std::string& repo) {
   std::error_code ec;
   const fs::path p(repo);
   if (!fs::exists(p, ec)) {
-    throw invalid_argument("repo '" + repo + "' does not exist: pass the path of the project folder");
+    throw invalid_argument("repo '" + repo +
+                           "' does not exist: pass the path of the project folder");
   }
   if (!fs::is_directory(p, ec)) {
     throw invalid_argument("repo '" + repo +
@@ -138,9 +140,8 @@ bool inside_root(const fs::path& root, const fs::path& path) {
 void write_atomically(const fs::path& path, const std::string& content) {
   std::error_code ec;
   const fs::perms perms = fs::status(path, ec).permissions();
-  const fs::path tmp = path.parent_path() /
-                       ("." + path.filename().string() + ".gpu-migration." +
-                        std::to_string(::getpid()) + ".tmp");
+  const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".gpu-migration." +
+                                             std::to_string(::getpid()) + ".tmp");
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) {

@@ -8,7 +8,8 @@
 namespace skillrt::gpu_migration::detail {
 
 template <typename WantsText>
-Walk walk_repo(const std::filesystem::path& root, const WalkOptions& options, WantsText wants_text) {
+Walk walk_repo(const std::filesystem::path& root, const WalkOptions& options,
+               WantsText wants_text) {
   namespace fs = std::filesystem;
   Walk walk;
   std::error_code ec;

@@ -60,7 +60,8 @@ std::string render_markdown(const Json& r) {
   for (const Json& d : r.at("domains")) {
     const Json& b = d.at("by_effort");
     std::string rules;
-    for (const Json& id : d.at("rules")) rules += (rules.empty() ? "" : ", ") + id.get<std::string>();
+    for (const Json& id : d.at("rules"))
+      rules += (rules.empty() ? "" : ", ") + id.get<std::string>();
     md << "| " << d.at("title").get<std::string>() << " | " << d.at("verdict").get<std::string>()
        << " | " << d.at("effort").get<std::string>() << " | " << d.at("findings") << " | "
        << b.value("automatic", 0) << " | " << b.value("small_manual", 0) << " | "
@@ -70,7 +71,8 @@ std::string render_markdown(const Json& r) {
   for (const Json& d : r.at("domains")) {
     if (d.at("findings").get<int>() == 0) continue;
     md << "\n## " << d.at("title").get<std::string>() << "\n\n";
-    md << "| where | code | rule | effort | NPU alternative | source |\n|---|---|---|---|---|---|\n";
+    md << "| where | code | rule | effort | NPU alternative | source "
+          "|\n|---|---|---|---|---|---|\n";
     for (const Json& f : r.at("findings")) {
       if (f.at("domain") != d.at("domain")) continue;
       std::string alt = f.at("alternative").get<std::string>();
@@ -104,13 +106,13 @@ void write_xlsx(const Json& r, const std::string& path) {
   const std::string tmp = path + ".tmp";
   lxw_workbook* wb = workbook_new(tmp.c_str());
   if (wb == nullptr) {
-    throw SkillError(SKILLRT_FAILED_PRECONDITION,
-                     "cannot create Excel report '" + path + "': check that report_dir is writable");
+    throw SkillError(SKILLRT_FAILED_PRECONDITION, "cannot create Excel report '" + path +
+                                                      "': check that report_dir is writable");
   }
   lxw_format* bold = workbook_add_format(wb);
   format_set_bold(bold);
   lxw_worksheet* sum = workbook_add_worksheet(wb, "Summary");
-  const char* sum_head[] = {"domain", "verdict", "effort", "findings", "automatic",
+  const char* sum_head[] = {"domain",       "verdict",      "effort",  "findings",      "automatic",
                             "small_manual", "large_manual", "blocker", "estimate_days", "note"};
   for (lxw_col_t c = 0; c < 10; ++c) worksheet_write_string(sum, 0, c, sum_head[c], bold);
   lxw_row_t row = 1;
@@ -145,8 +147,8 @@ void write_xlsx(const Json& r, const std::string& path) {
 
   auto sheet = [&](const char* name, const Json& items) {
     lxw_worksheet* ws = workbook_add_worksheet(wb, name);
-    const char* head[] = {"file", "cell", "line", "code", "domain", "rule", "effort",
-                          "alternative", "source", "note"};
+    const char* head[] = {"file", "cell",   "line",        "code",   "domain",
+                          "rule", "effort", "alternative", "source", "note"};
     for (lxw_col_t c = 0; c < 10; ++c) worksheet_write_string(ws, 0, c, head[c], bold);
     lxw_row_t rr = 1;
     const std::string repo = r.value("repo", "");
@@ -159,7 +161,8 @@ void write_xlsx(const Json& r, const std::string& path) {
       } else {
         worksheet_write_string(ws, rr, 0, file.c_str(), nullptr);
       }
-      if (f.contains("cell")) worksheet_write_number(ws, rr, 1, f.at("cell").get<double>(), nullptr);
+      if (f.contains("cell"))
+        worksheet_write_number(ws, rr, 1, f.at("cell").get<double>(), nullptr);
       worksheet_write_number(ws, rr, 2, f.at("line").get<double>(), nullptr);
       worksheet_write_string(ws, rr, 3, f.at("code").get<std::string>().c_str(), nullptr);
       worksheet_write_string(ws, rr, 4, f.at("domain").get<std::string>().c_str(), nullptr);
@@ -179,8 +182,8 @@ void write_xlsx(const Json& r, const std::string& path) {
   const lxw_error err = workbook_close(wb);
   if (err != LXW_NO_ERROR) {
     std::remove(tmp.c_str());
-    throw SkillError(SKILLRT_FAILED_PRECONDITION, "cannot write Excel report '" + path +
-                                                      "': " + lxw_strerror(err));
+    throw SkillError(SKILLRT_FAILED_PRECONDITION,
+                     "cannot write Excel report '" + path + "': " + lxw_strerror(err));
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

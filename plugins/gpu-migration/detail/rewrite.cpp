@@ -71,7 +71,8 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     std::vector<std::pair<int, const Rule*>> seen;
     for (const Match* m : ms) {
       const int line = lines.line_of(m->edit_begin);
-      if (std::find(seen.begin(), seen.end(), std::make_pair(line, m->rule)) != seen.end()) continue;
+      if (std::find(seen.begin(), seen.end(), std::make_pair(line, m->rule)) != seen.end())
+        continue;
       seen.emplace_back(line, m->rule);
       const std::string original = trim(lines.line_text(line));
       inserts[anchor].push_back(indent + "# gpu-migration " + m->rule->id + ": was `" + original +
@@ -89,17 +90,17 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
       add.push_back("import torch_npu");
     }
     if (mode == RewriteMode::kTransferToNpu && !scan.imports_transfer_to_npu) {
-      add.push_back("# gpu-migration TRANSFER-TO-NPU: added; maps torch.cuda, 'cuda' device "
-                    "arguments and nccl to their NPU counterparts at run time");
+      add.push_back(
+          "# gpu-migration TRANSFER-TO-NPU: added; maps torch.cuda, 'cuda' device "
+          "arguments and nccl to their NPU counterparts at run time");
       add.push_back("from torch_npu.contrib import transfer_to_npu  # noqa: F401");
     }
     if (!add.empty()) {
       if (scan.torch_import_end == std::string::npos) {
         out.torch_npu_import_missing = true;
       } else {
-        const int before = scan.torch_import_end >= text.size()
-                               ? n + 1
-                               : lines.line_of(scan.torch_import_end);
+        const int before =
+            scan.torch_import_end >= text.size() ? n + 1 : lines.line_of(scan.torch_import_end);
         for (std::string& a : add) {
           if (a.rfind("#", 0) != 0) out.added.push_back(a);
           inserts[before].push_back(std::move(a));
@@ -127,7 +128,8 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     // Keep the file's own terminator (\n, \r\n or none at the end).
     const size_t b = lines.line_begin(l);
     const size_t next = l < n ? lines.line_begin(l + 1) : text.size();
-    const std::string_view terminator = text.substr(b + old_line.size(), next - b - old_line.size());
+    const std::string_view terminator =
+        text.substr(b + old_line.size(), next - b - old_line.size());
     result += new_line;
     result += terminator;
     if (new_line == old_line) {

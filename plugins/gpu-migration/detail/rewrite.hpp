@@ -29,7 +29,7 @@ struct Rewrite {
   std::string text;
   std::vector<DiffLine> script;
   std::vector<Change> changes;
-  std::vector<std::string> added;  // inserted statements (imports)
+  std::vector<std::string> added;         // inserted statements (imports)
   bool torch_npu_import_missing = false;  // needed but there is no top-level torch import
 };
 

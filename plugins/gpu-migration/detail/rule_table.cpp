@@ -11,8 +11,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string text_field(const Json& obj, const char* key, const std::string& where,
-                       bool required) {
+std::string text_field(const Json& obj, const char* key, const std::string& where, bool required) {
   auto it = obj.find(key);
   if (it == obj.end()) {
     if (required) {
@@ -66,7 +65,8 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
   rule.version_check = r.value("version_check", false);
 
   auto m = r.find("match");
-  if (m == r.end() || !m->is_object()) throw invalid_argument(where + ": 'match' object is missing");
+  if (m == r.end() || !m->is_object())
+    throw invalid_argument(where + ": 'match' object is missing");
   const std::string kind = text_field(*m, "kind", where + ".match", true);
   if (kind == "chain" || kind == "import") {
     rule.kind = kind == "chain" ? MatchKind::kChain : MatchKind::kImport;
@@ -82,8 +82,8 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
     rule.needle = text_field(*m, "needle", where + ".match", false);
     rule.regex_text = text_field(*m, "regex", where + ".match", true);
     try {
-      rule.regex = std::make_shared<const std::regex>(rule.regex_text, std::regex::ECMAScript |
-                                                                           std::regex::optimize);
+      rule.regex = std::make_shared<const std::regex>(
+          rule.regex_text, std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
       throw invalid_argument(where + ".match.regex '" + rule.regex_text +
                              "' is not a valid ECMAScript regular expression: " + e.what());
@@ -104,8 +104,9 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
   auto w = r.find("rewrite");
   if (w != r.end()) {
     if (rule.suggestion) {
-      throw invalid_argument(where + ": a suggestion rule cannot have a rewrite (suggestions are "
-                                     "never applied)");
+      throw invalid_argument(where +
+                             ": a suggestion rule cannot have a rewrite (suggestions are "
+                             "never applied)");
     }
     const std::string wk = text_field(*w, "kind", where + ".rewrite", true);
     if (wk == "chain") {
@@ -123,12 +124,14 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
         rule.rewrite_map.emplace_back(split_dotted(it.key()), it.value().get<std::string>());
       }
       // Longest prefix first, so torch.cuda.CUDAGraph wins over torch.cuda.
-      std::stable_sort(rule.rewrite_map.begin(), rule.rewrite_map.end(),
-                       [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
+      std::stable_sort(
+          rule.rewrite_map.begin(), rule.rewrite_map.end(),
+          [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
       rule.rewrite = RewriteKind::kChain;
     } else if (wk == "rename_attribute") {
       if (rule.kind != MatchKind::kAttribute) {
-        throw invalid_argument(where + ".rewrite: kind 'rename_attribute' needs an attribute match");
+        throw invalid_argument(where +
+                               ".rewrite: kind 'rename_attribute' needs an attribute match");
       }
       rule.rewrite = RewriteKind::kRenameAttribute;
       rule.rewrite_to = text_field(*w, "to", where + ".rewrite", true);
@@ -136,15 +139,18 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
       if (rule.kind != MatchKind::kString) {
         throw invalid_argument(where + ".rewrite: kind '" + wk + "' needs a string match");
       }
-      rule.rewrite = wk == "string_prefix" ? RewriteKind::kStringPrefix : RewriteKind::kStringReplace;
-      if (wk == "string_prefix") rule.rewrite_from = text_field(*w, "from", where + ".rewrite", true);
+      rule.rewrite =
+          wk == "string_prefix" ? RewriteKind::kStringPrefix : RewriteKind::kStringReplace;
+      if (wk == "string_prefix")
+        rule.rewrite_from = text_field(*w, "from", where + ".rewrite", true);
       rule.rewrite_to = text_field(*w, "to", where + ".rewrite", true);
     } else {
       throw invalid_argument(where + ".rewrite.kind '" + wk +
                              "' is unknown: use chain, rename_attribute, string_prefix or "
                              "string_replace");
     }
-    if (rule.reason.empty()) throw invalid_argument(where + ": a rule with a rewrite needs 'reason'");
+    if (rule.reason.empty())
+      throw invalid_argument(where + ": a rule with a rewrite needs 'reason'");
   }
   return rule;
 }

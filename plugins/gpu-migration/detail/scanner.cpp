@@ -373,7 +373,8 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     }
 
     if (t.kind != TokenKind::kName) continue;
-    const bool after_dot = k > 0 && is_op(src, tok(k - 1), '.') && tok(k - 1).in_fstring == t.in_fstring;
+    const bool after_dot =
+        k > 0 && is_op(src, tok(k - 1), '.') && tok(k - 1).in_fstring == t.in_fstring;
 
     if (after_dot) {
       // Attribute on any receiver: x.cuda(), model.to(...).cuda(), t.is_cuda.

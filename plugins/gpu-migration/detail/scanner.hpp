@@ -16,10 +16,10 @@ struct Match {
   const Rule* rule = nullptr;
   int line = 0;  // 1-based
   int column = 0;
-  std::string matched;  // the code the rule fired on
-  std::string context;  // code, string, import, text
-  std::string effort;   // the rule's class unless a check refined it
-  std::string note;     // what a check found (version pins)
+  std::string matched;       // the code the rule fired on
+  std::string context;       // code, string, import, text
+  std::string effort;        // the rule's class unless a check refined it
+  std::string note;          // what a check found (version pins)
   bool marked_data = false;  // the line carries "# gpu-migration: keep"
   // The rewrite, when the rule has one and it can be spliced into this line.
   bool has_edit = false;

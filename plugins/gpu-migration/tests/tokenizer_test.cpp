@@ -6,8 +6,8 @@
 
 using skillrt::gpu_migration::detail::LineIndex;
 using skillrt::gpu_migration::detail::Token;
-using skillrt::gpu_migration::detail::TokenKind;
 using skillrt::gpu_migration::detail::tokenize_python;
+using skillrt::gpu_migration::detail::TokenKind;
 
 namespace {
 

@@ -45,8 +45,7 @@ TEST_CASE("verify: checklist before and after apply", "[verify]") {
   CHECK(after.at("written").empty());
 }
 
-TEST_CASE("verify: the layer comparison script is generated, written only with apply",
-          "[verify]") {
+TEST_CASE("verify: the layer comparison script is generated, written only with apply", "[verify]") {
   gm_test::TempRepo repo("dp_caps");
   const json dry = verify_kit({{"repo", repo.str()}});
   REQUIRE(dry.at("scripts").size() == 1);
