@@ -1,0 +1,299 @@
+#include "diagnose.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <skillrt/sdk.hpp>
+
+#include "codes.hpp"
+#include "detail/text.hpp"
+#include "embedded_data.hpp"
+
+namespace skillrt::npu_graph {
+
+const std::set<std::string> kDiagnoseClasses = {"user-code", "framework-bug", "operator",
+                                                "acl-runtime", "env-config"};
+
+namespace {
+
+using nlohmann::json;
+
+// Larger inputs belong to npu-graph-logs, which streams them; diagnose looks at the head.
+constexpr size_t kMaxLines = 20000;
+const std::vector<std::string> kLayerOrder = {"python-api", "cpp-core", "opplugin-operator",
+                                              "acl-runtime"};
+
+json line_json(const std::vector<std::string_view>& lines, size_t index) {
+  return json{{"line", index + 1}, {"text", detail::clip(lines[index])}};
+}
+
+// Layer markers that are not codes: which layer a line speaks for.
+std::vector<std::string> line_layers(std::string_view line) {
+  static const std::regex kPython(
+      R"(^Traceback \(most recent call last\)|^\s+File ".*", line \d+|^\w+(Error|Exception|Unsupported|Failed): )");
+  static const std::regex kCore(R"(NPU function error|ERR0[0234]\d{3}|NPUQueue|c10_npu|NPUCachingAllocator)");
+  static const std::regex kOperator(
+      R"(aclnn\w+|OPS function error|ERR01\d{3}|op_plugin|op-plugin|Cannot find bin of op|\bEZ\d{4}\b)");
+  static const std::regex kRuntime(
+      R"(\b(EE|EH|EI|EL|EJ)\d{4}\b|\b5070\d\d\b|reason=|ASCENDCL|\[ERROR\] (RUNTIME|DRV|HCCL|GE)|aclrt\w+)");
+  std::vector<std::string> out;
+  if (std::regex_search(line.begin(), line.end(), kPython)) out.push_back("python-api");
+  if (std::regex_search(line.begin(), line.end(), kCore)) out.push_back("cpp-core");
+  if (std::regex_search(line.begin(), line.end(), kOperator)) out.push_back("opplugin-operator");
+  if (std::regex_search(line.begin(), line.end(), kRuntime)) out.push_back("acl-runtime");
+  return out;
+}
+
+// The operator the log names, preferring the evidence lines, then the whole log.
+json find_operator(const std::vector<std::string_view>& lines, const std::vector<size_t>& first) {
+  static const std::vector<std::regex> kPatterns = {
+      std::regex(R"(call (aclnn\w+) failed)"),
+      std::regex(R"(Cannot find bin of op (\w+))"),
+      std::regex(R"((aclnn[A-Z]\w*?)(?:GetWorkspaceSize)?\b)"),
+      std::regex(R"(\b(torch_npu\.npu_\w+|torch\.ops\.npu\.\w+))"),
+      std::regex(R"((?:op|Op|OP)[ _]?(?:type|Type|name|Name)\s*[:=\[]\s*\[?([A-Za-z_]\w*))"),
+      std::regex(R"(kernel[ _]name\s*[:=\[]\s*\[?([A-Za-z_]\w*))"),
+      std::regex(R"(operator '?(aten::\w+|npu::\w+))"),
+      std::regex(R"((aten::\w+|aten\.\w+(?:\.\w+)?))"),
+  };
+  std::vector<size_t> order = first;
+  for (size_t i = 0; i < lines.size(); ++i) order.push_back(i);
+  for (const std::regex& re : kPatterns) {
+    for (size_t i : order) {
+      std::match_results<std::string_view::const_iterator> m;
+      if (std::regex_search(lines[i].begin(), lines[i].end(), m, re)) {
+        return json{{"name", m[1].str()}, {"line", i + 1}, {"text", detail::clip(lines[i])}};
+      }
+    }
+  }
+  return nullptr;
+}
+
+// Graph breaks, recompilations and guard failures with their reasons.
+json graph_events(const std::vector<std::string_view>& lines) {
+  static const std::regex kBreak(R"(Graph break(?: in user code)?(?: at| from user code at)?:?\s*(.*))",
+                                 std::regex::icase);
+  static const std::regex kReason(R"(^\s*(?:Graph Break )?Reason:\s*(.*))");
+  static const std::regex kUnsupported(R"(torch\._dynamo\.exc\.Unsupported:\s*(.*))");
+  static const std::regex kRecompile(R"(Recompiling function (\S+) in (\S+))");
+  static const std::regex kGuard(R"(\s-\s+(\d+/\d+:\s*.*))");
+  static const std::regex kLimit(R"(hit config\.(cache_size_limit|recompile_limit) \((\d+)\))");
+  json out = json::array();
+  std::match_results<std::string_view::const_iterator> m;
+  for (size_t i = 0; i < lines.size() && out.size() < 50; ++i) {
+    const std::string_view line = lines[i];
+    if (std::regex_search(line.begin(), line.end(), m, kBreak)) {
+      std::string reason;
+      if (i + 1 < lines.size()) {
+        std::match_results<std::string_view::const_iterator> r;
+        if (std::regex_search(lines[i + 1].begin(), lines[i + 1].end(), r, kReason)) {
+          reason = r[1].str();
+        }
+      }
+      out.push_back({{"kind", "graph-break"}, {"line", i + 1}, {"text", detail::clip(line)},
+                     {"where", m[1].str()}, {"reason", reason}});
+    } else if (std::regex_search(line.begin(), line.end(), m, kUnsupported)) {
+      out.push_back({{"kind", "graph-break"}, {"line", i + 1}, {"text", detail::clip(line)},
+                     {"where", ""}, {"reason", m[1].str()}});
+    } else if (std::regex_search(line.begin(), line.end(), m, kRecompile)) {
+      std::string reason;
+      for (size_t j = i + 1; j < lines.size() && j <= i + 4; ++j) {
+        std::match_results<std::string_view::const_iterator> g;
+        if (std::regex_search(lines[j].begin(), lines[j].end(), g, kGuard)) {
+          reason = g[1].str();
+          break;
+        }
+      }
+      out.push_back({{"kind", "recompilation"}, {"line", i + 1}, {"text", detail::clip(line)},
+                     {"where", m[1].str() + " in " + m[2].str()}, {"reason", reason}});
+    } else if (std::regex_search(line.begin(), line.end(), m, kLimit)) {
+      out.push_back({{"kind", "recompile-limit"}, {"line", i + 1}, {"text", detail::clip(line)},
+                     {"where", ""}, {"reason", "limit " + m[2].str() + " reached"}});
+    }
+  }
+  return out;
+}
+
+json first_error(const std::vector<std::string_view>& lines) {
+  static const std::regex kError(
+      R"(^Traceback \(most recent call last\)|\[ERROR\]|\bERR\d{5}\b|^\w*(Error|Exception)\b|error code is|\bE[0-9A-Z]\d{4}\b)");
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (std::regex_search(lines[i].begin(), lines[i].end(), kError)) return line_json(lines, i);
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+RuleSet load_diagnose_rules(const std::vector<std::string>& extra_rule_files) {
+  RuleSet set = RuleSet::parse(embedded_file("diagnose_rules.yaml"),
+                               "npu-graph:data/diagnose_rules.yaml", kDiagnoseClasses);
+  for (const std::string& path : extra_rule_files) {
+    set.merge(RuleSet::parse(read_text_file(path), path, kDiagnoseClasses));
+  }
+  return set;
+}
+
+json diagnose_text(std::string_view text, const std::string& source, const RuleSet& rules) {
+  std::vector<std::string_view> lines = detail::split_lines(text);
+  json undetermined = json::array();
+  if (lines.size() > kMaxLines) {
+    undetermined.push_back("only the first " + std::to_string(kMaxLines) + " of " +
+                           std::to_string(lines.size()) +
+                           " lines were read; summarise large logs with npu-graph-logs and pass "
+                           "the region around the first error");
+    lines.resize(kMaxLines);
+  }
+
+  // Decoded codes with the line of their first appearance.
+  const CodeTable& table = CodeTable::builtin();
+  json codes = json::array();
+  std::set<std::string> seen_codes;
+  std::map<std::string, std::vector<size_t>> layer_lines;
+  std::map<std::string, json> layer_codes;
+  std::vector<CodeToken> tokens;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    tokens.clear();
+    table.scan(lines[i], &tokens);
+    for (const CodeToken& t : tokens) {
+      const auto decoded = table.decode(t.text);
+      if (!decoded) continue;
+      auto& per_layer = layer_lines[decoded->layer];
+      if (per_layer.empty() || per_layer.back() != i) per_layer.push_back(i);
+      if (!seen_codes.insert(decoded->code).second) continue;
+      json j = decoded->to_json();
+      j["line"] = i + 1;
+      codes.push_back(j);
+      layer_codes[decoded->layer].push_back(decoded->code);
+    }
+    for (const std::string& layer : line_layers(lines[i])) {
+      auto& per_layer = layer_lines[layer];
+      if (per_layer.empty() || per_layer.back() != i) per_layer.push_back(i);
+    }
+  }
+
+  // The descent: each layer with the evidence found for it, top to bottom.
+  json layers = json::array();
+  std::string layer_reached;
+  for (const std::string& layer : kLayerOrder) {
+    json entry{{"layer", layer}, {"evidence", json::array()},
+               {"codes", layer_codes.count(layer) ? layer_codes[layer] : json::array()}};
+    const auto it = layer_lines.find(layer);
+    if (it != layer_lines.end()) {
+      std::vector<size_t> shown = it->second;
+      std::sort(shown.begin(), shown.end());
+      for (size_t k = 0; k < shown.size() && k < 5; ++k) {
+        entry["evidence"].push_back(line_json(lines, shown[k]));
+      }
+      layer_reached = layer;
+    }
+    layers.push_back(entry);
+  }
+
+  const std::vector<RuleHit> hits = rules.evaluate(lines);
+  json result{{"source", source},
+              {"lines_read", lines.size()},
+              {"first_error", first_error(lines)},
+              {"codes", codes},
+              {"layers", layers},
+              {"layer_reached", layer_reached.empty() ? json(nullptr) : json(layer_reached)},
+              {"graph_events", graph_events(lines)},
+              {"rule_pack_version", rules.version()}};
+
+  if (hits.empty()) {
+    result["conclusion"] = "undetermined";
+    result["confidence"] = 0.0;
+    result["rule"] = nullptr;
+    result["evidence"] = json::array();
+    result["operator"] = find_operator(lines, {});
+    result["secondary"] = json::array();
+    result["next_steps"] = json::array(
+        {"no rule matched: pass the full output from the first Traceback, and the host plog "
+         "($HOME/ascend/log/debug/plog) around the first ERROR",
+         "rerun with ASCEND_LAUNCH_BLOCKING=1 to make the stack accurate"});
+    undetermined.push_back("no rule in the pack matched any line; the class is not decided");
+    result["undetermined"] = undetermined;
+    return result;
+  }
+
+  const RuleHit& top = hits.front();
+  json evidence = json::array();
+  for (size_t i : top.lines) evidence.push_back(line_json(lines, i));
+  double confidence = top.rule->confidence;
+  json secondary = json::array();
+  for (size_t k = 1; k < hits.size(); ++k) {
+    const RuleHit& h = hits[k];
+    // A competing class close in priority means the log supports more than one reading.
+    if (h.rule->cls != top.rule->cls && h.rule->priority - top.rule->priority < 30) {
+      confidence *= 0.85;
+    }
+    json lines_json = json::array();
+    for (size_t i : h.lines) lines_json.push_back(i + 1);
+    secondary.push_back({{"rule", h.rule->id}, {"class", h.rule->cls}, {"title", h.rule->title},
+                         {"lines", lines_json}});
+  }
+  json next_steps = top.rule->next_steps;
+  const bool async = text.find("The Inner error is reported as above") != std::string_view::npos;
+  if (async && text.find("ASCEND_LAUNCH_BLOCKING=1") == std::string_view::npos) {
+    next_steps.push_back("the error was reported asynchronously: rerun with ASCEND_LAUNCH_BLOCKING=1");
+  } else if (async) {
+    next_steps.push_back(
+        "the error was reported asynchronously (task queue): the Python stack may not point at "
+        "the failing op until you rerun with ASCEND_LAUNCH_BLOCKING=1");
+  }
+  if (top.rule->cls == "acl-runtime" && top.rule->id == "RT-001") {
+    undetermined.push_back(
+        "a timeout is usually a symptom: the root cause is on the rank that failed first, which "
+        "this log does not show");
+  }
+  result["conclusion"] = top.rule->cls;
+  result["confidence"] = std::round(confidence * 100) / 100;
+  result["rule"] = {{"id", top.rule->id},
+                    {"title", top.rule->title},
+                    {"source", top.rule->source},
+                    {"layer", top.rule->layer},
+                    {"topic", top.rule->topic}};
+  result["evidence"] = evidence;
+  result["operator"] = find_operator(lines, top.lines);
+  result["secondary"] = secondary;
+  result["next_steps"] = next_steps;
+  result["undetermined"] = undetermined;
+  return result;
+}
+
+std::string resolve_log_text(const std::string& log, std::string* source) {
+  if (detail::looks_like_path(log)) {
+    *source = log;
+    return read_text_file(log);
+  }
+  *source = "<input>";
+  return log;
+}
+
+json run_diagnose(const json& input) {
+  std::string text;
+  std::string source = "<input>";
+  if (input.contains("log")) text = resolve_log_text(input.at("log").get<std::string>(), &source);
+  if (input.contains("traceback")) {
+    if (!text.empty()) text += "\n";
+    text += input.at("traceback").get<std::string>();
+  }
+  if (detail::trim(text).empty()) {
+    throw skillrt::invalid_argument(
+        "npu-graph-diagnose: give 'log' (text or a file path) or 'traceback' with the error "
+        "output; both were empty");
+  }
+  std::vector<std::string> extra;
+  if (input.contains("rules")) extra = input.at("rules").get<std::vector<std::string>>();
+  RuleSet rules;
+  try {
+    rules = load_diagnose_rules(extra);
+  } catch (const std::runtime_error& e) {
+    throw skillrt::invalid_argument(std::string("npu-graph-diagnose: 'rules': ") + e.what());
+  }
+  return diagnose_text(text, source, rules);
+}
+
+}  // namespace skillrt::npu_graph

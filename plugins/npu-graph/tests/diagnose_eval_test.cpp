@@ -1,0 +1,161 @@
+// Accuracy of npu-graph-diagnose on the labelled logs under data/diagnose/<class>/*.log, and
+// checks of the evidence a conclusion carries.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "diagnose.hpp"
+#include "embedded_data.hpp"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+namespace ng = skillrt::npu_graph;
+
+namespace {
+
+const std::string kData = SKILLRT_NPU_GRAPH_TEST_DATA;
+
+json diagnose_file(const std::string& path) {
+  static const ng::RuleSet rules = ng::load_diagnose_rules({});
+  return ng::diagnose_text(ng::read_text_file(path), path, rules);
+}
+
+}  // namespace
+
+TEST_CASE("diagnose reaches 85% on the labelled logs, at least 6 per class") {
+  const std::vector<std::string> classes = {"user-code", "framework-bug", "operator",
+                                            "acl-runtime", "env-config"};
+  std::map<std::string, std::map<std::string, int>> confusion;
+  std::map<std::string, int> per_class;
+  int total = 0, right = 0;
+  std::ostringstream wrong;
+  for (const std::string& cls : classes) {
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(kData + "/diagnose/" + cls)) files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& f : files) {
+      const json r = diagnose_file(f.string());
+      const std::string got = r["conclusion"].get<std::string>();
+      ++confusion[cls][got];
+      ++per_class[cls];
+      ++total;
+      if (got == cls) {
+        ++right;
+      } else {
+        wrong << "  " << f.filename().string() << ": expected " << cls << ", got " << got
+              << " (rule " << (r["rule"].is_null() ? "none" : r["rule"]["id"].get<std::string>())
+              << ")\n";
+      }
+    }
+  }
+  std::ostringstream table;
+  table << "diagnose: " << right << "/" << total << " correct ("
+        << std::fixed << std::setprecision(1) << 100.0 * right / std::max(total, 1) << "%)\n"
+        << "confusion (rows = label, columns = conclusion):\n" << std::setw(14) << "";
+  std::vector<std::string> cols = classes;
+  cols.push_back("undetermined");
+  for (const auto& c : cols) table << std::setw(14) << c;
+  table << "\n";
+  for (const auto& row : classes) {
+    table << std::setw(14) << row;
+    for (const auto& c : cols) table << std::setw(14) << confusion[row][c];
+    table << "\n";
+  }
+  std::cout << table.str() << wrong.str();
+  INFO(table.str() << wrong.str());
+  CHECK(total >= 40);
+  for (const auto& cls : classes) CHECK(per_class[cls] >= 6);
+  CHECK(static_cast<double>(right) / total >= 0.85);
+}
+
+TEST_CASE("diagnose evidence: codes, operator, layers and rule on an aclnn failure") {
+  const json r = diagnose_file(kData + "/diagnose/operator/ez9999_matmul.log");
+  CHECK(r["conclusion"] == "operator");
+  CHECK(r["rule"]["id"] == "OPR-001");
+  CHECK(r["operator"]["name"] == "aclnnMatmul");
+  CHECK(r["layer_reached"] == "opplugin-operator");
+  std::map<std::string, json> codes;
+  for (const json& c : r["codes"]) codes[c["code"].get<std::string>()] = c;
+  REQUIRE(codes.count("EZ9999"));
+  CHECK(codes["EZ9999"]["kind"] == "cann");
+  CHECK(codes["EZ9999"]["layer"] == "opplugin-operator");
+  REQUIRE(codes.count("561002"));
+  CHECK(codes["561002"]["name"] == "ACLNN_ERR_INNER_TILING_ERROR");
+  REQUIRE(codes.count("ERR01100"));
+  CHECK(codes["ERR01100"]["name"] == "OPS ACL");
+  REQUIRE_FALSE(r["evidence"].empty());
+  // Evidence lines are real lines of the file, with their numbers.
+  for (const json& e : r["evidence"]) CHECK(e["line"].get<int>() >= 1);
+  CHECK(r["first_error"]["line"] == 1);
+  CHECK(r["layers"].size() == 4);
+}
+
+TEST_CASE("diagnose reports graph breaks and recompilations with reasons") {
+  const json r = diagnose_file(kData + "/diagnose/user-code/recompile_limit.log");
+  CHECK(r["rule"]["topic"] == "recompilation");
+  bool recompile = false, limit = false;
+  for (const json& e : r["graph_events"]) {
+    if (e["kind"] == "recompilation") {
+      recompile = true;
+      CHECK(e["reason"].get<std::string>().find("size mismatch at index 1") != std::string::npos);
+      CHECK(e["where"].get<std::string>().find("forward") == 0);
+    }
+    if (e["kind"] == "recompile-limit") limit = true;
+  }
+  CHECK(recompile);
+  CHECK(limit);
+  const json b = diagnose_file(kData + "/diagnose/user-code/graph_break_item.log");
+  REQUIRE_FALSE(b["graph_events"].empty());
+  CHECK(b["graph_events"][0]["reason"] == "Tensor.item");
+}
+
+TEST_CASE("diagnose says undetermined when nothing matches, and timeouts name their limit") {
+  const ng::RuleSet rules = ng::load_diagnose_rules({});
+  const json r = ng::diagnose_text("all good\nstep 10 loss 1.2\n", "<input>", rules);
+  CHECK(r["conclusion"] == "undetermined");
+  CHECK(r["rule"].is_null());
+  CHECK_FALSE(r["undetermined"].empty());
+  const json t = diagnose_file(kData + "/diagnose/acl-runtime/hccl_timeout.log");
+  CHECK(t["rule"]["id"] == "RT-001");
+  CHECK_FALSE(t["undetermined"].empty());
+}
+
+TEST_CASE("user rule files extend and override the built-in pack") {
+  const fs::path dir = fs::temp_directory_path() / "npu_graph_rules_test";
+  fs::create_directories(dir);
+  const std::string path = (dir / "mine.yaml").string();
+  {
+    std::ofstream out(path);
+    out << "version: 1\nrules:\n"
+           "  - id: TEAM-001\n    class: env-config\n    layer: python-api\n    priority: 1\n"
+           "    confidence: 0.9\n    title: our cluster's broken NFS\n    any: ['Stale file handle']\n"
+           "    next_steps: ['remount /data']\n"
+           "  - id: USR-006\n    class: operator\n    layer: opplugin-operator\n    priority: 50\n"
+           "    title: retuned OOM rule\n    any: ['NPU out of memory']\n";
+  }
+  const ng::RuleSet rules = ng::load_diagnose_rules({path});
+  const json a = ng::diagnose_text("OSError: [Errno 116] Stale file handle", "<input>", rules);
+  CHECK(a["rule"]["id"] == "TEAM-001");
+  CHECK(a["rule"]["source"] == path);
+  const json b = ng::diagnose_text("RuntimeError: NPU out of memory. Tried to allocate 2 GiB",
+                                   "<input>", rules);
+  CHECK(b["conclusion"] == "operator");
+  {
+    std::ofstream out(path);
+    out << "version: 1\nrules:\n  - id: BAD\n    class: nonsense\n    layer: python-api\n"
+           "    any: ['x']\n";
+  }
+  CHECK_THROWS_WITH(ng::load_diagnose_rules({path}), Catch::Contains("'class' must be one of"));
+  {
+    std::ofstream out(path);
+    out << "version: 1\nrules:\n  - id: BAD2\n    class: operator\n    layer: python-api\n"
+           "    any: ['(unclosed']\n";
+  }
+  CHECK_THROWS_WITH(ng::load_diagnose_rules({path}), Catch::Contains("BAD2"));
+  fs::remove_all(dir);
+}
