@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <skillrt/sdk.hpp>
@@ -276,8 +277,10 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
                   {"blockers", total_blockers}};
   if (total_blockers > 0) {
     overall["estimate_days"] = nullptr;
+    char days[32];
+    std::snprintf(days, sizeof days, "%.2f", total_days);
     overall["estimate_note"] =
-        "at least " + std::to_string(total_days) + " days for the estimable findings, plus " +
+        std::string("at least ") + days + " days for the estimable findings, plus " +
         std::to_string(total_blockers) + " blocker(s) that cannot be estimated";
   } else {
     overall["estimate_days"] = total_days;

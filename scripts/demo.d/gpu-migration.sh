@@ -20,6 +20,6 @@ else
   echo "(second apply: nothing left to change)"
   "$bin" run gpu-migration-apply --quiet --input "{\"repo\": \"$gm_tmp/ddp_amp\", \"scope\": [\"train.py\"], \"apply\": true}" | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin); print("changes:", len(r["changes"]), "notes:", r["notes"])'
   step "$bin" run gpu-migration-verify --quiet --input "{\"repo\": \"$gm_tmp/ddp_amp\"}" --output "$gm_tmp/verify.json"
-  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print(f"  [{c[\"status\"]:>11}] {c[\"item\"]}") for c in r["checklist"]]' "$gm_tmp/verify.json"
+  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print("  [%11s] %s" % (c["status"], c["item"])) for c in r["checklist"]]' "$gm_tmp/verify.json"
   rm -rf "$gm_tmp"
 fi

@@ -114,17 +114,28 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
   result.reserve(text.size() + 256);
   for (int l = 1; l <= n + 1; ++l) {
     auto ins = inserts.find(l);
-    if (ins != inserts.end()) {
-      if (l == n + 1 && !result.empty() && result.back() != '\n') result += '\n';
+    const bool has_inserts = ins != inserts.end();
+    if (l > n) {
+      if (has_inserts) {
+        if (!result.empty() && result.back() != '\n') result += '\n';
+        for (const std::string& s : ins->second) {
+          result += s + "\n";
+          out.script.push_back({'+', s});
+        }
+      }
+      break;
+    }
+    const std::string_view old_line = lines.line_text(l);
+    const std::string& new_line = new_lines[static_cast<size_t>(l)];
+    const bool changed = new_line != old_line;
+    // The diff reads best as: the old line, then the comment and the new line that replace it.
+    if (changed) out.script.push_back({'-', std::string(old_line)});
+    if (has_inserts) {
       for (const std::string& s : ins->second) {
-        result += s;
-        result += '\n';
+        result += s + "\n";
         out.script.push_back({'+', s});
       }
     }
-    if (l > n) break;
-    const std::string_view old_line = lines.line_text(l);
-    const std::string& new_line = new_lines[static_cast<size_t>(l)];
     // Keep the file's own terminator (\n, \r\n or none at the end).
     const size_t b = lines.line_begin(l);
     const size_t next = l < n ? lines.line_begin(l + 1) : text.size();
@@ -132,12 +143,7 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
         text.substr(b + old_line.size(), next - b - old_line.size());
     result += new_line;
     result += terminator;
-    if (new_line == old_line) {
-      out.script.push_back({' ', std::string(old_line)});
-    } else {
-      out.script.push_back({'-', std::string(old_line)});
-      out.script.push_back({'+', new_line});
-    }
+    out.script.push_back({changed ? '+' : ' ', new_line});
   }
   if (text.empty()) result.clear();
   out.text = std::move(result);
