@@ -178,6 +178,22 @@ int main(int argc, char** argv) {
   // The features do not depend on the calibration, so any instance gives the same samples.
   skillrt::router::Router probe(cards, threshold);
 
+  // --query: features, production score and matched terms of the best candidates, for
+  // diagnosing one request.
+  for (const auto& q : queries) {
+    std::printf("query: %s\n", q.c_str());
+    auto scored = probe.score(q);
+    auto ranked = probe.rank_all(q, 3);
+    for (size_t k = 0; k < ranked.size() && k < scored.size(); ++k) {
+      const auto& f = scored[k].features;
+      std::printf("  %-22s score %.3f raw %.2f coverage %.2f margin %.2f matched %.1f:",
+                  ranked[k].skill.c_str(), ranked[k].score, f.raw, f.coverage, f.margin, f.matched);
+      for (const auto& m : ranked[k].matched) std::printf(" %s", m.c_str());
+      std::printf("\n");
+    }
+  }
+  if (!queries.empty()) return 0;
+
   // One sample per request: is the top candidate (by raw score, which the calibration does
   // not change) the label? The model estimates P(top-1 is right), which decides none.
   std::vector<Sample> samples;
@@ -198,20 +214,6 @@ int main(int argc, char** argv) {
       samples.size(), requests_used, c.bias, c.w_raw, c.w_coverage, c.w_margin, c.w_matched);
 
   skillrt::router::Router fitted(cards, threshold, c);
-  // --query: features and matched terms of the best candidates, for diagnosing one request.
-  for (const auto& q : queries) {
-    std::printf("query: %s\n", q.c_str());
-    auto scored = fitted.score(q);
-    auto ranked = fitted.rank_all(q, 3);
-    for (size_t k = 0; k < ranked.size() && k < scored.size(); ++k) {
-      const auto& f = scored[k].features;
-      std::printf("  %-22s score %.3f raw %.2f coverage %.2f margin %.2f matched %.1f:",
-                  ranked[k].skill.c_str(), ranked[k].score, f.raw, f.coverage, f.margin, f.matched);
-      for (const auto& m : ranked[k].matched) std::printf(" %s", m.c_str());
-      std::printf("\n");
-    }
-  }
-  if (!queries.empty()) return 0;
   // Reliability: within each confidence bin, how often the top-1 was right.
   std::array<size_t, 5> total{}, right{};
   for (const auto& r : *requests) {

@@ -8,11 +8,11 @@ namespace skillrt::router {
 // evaluation test in tests/unit/router fails when routing quality drops.
 Calibration Calibration::fitted() {
   Calibration c;
-  c.bias = -9.5114;
-  c.w_raw = 2.0926;
-  c.w_coverage = 2.6558;
-  c.w_margin = 3.0102;
-  c.w_matched = 2.8817;
+  c.bias = -8.4279;
+  c.w_raw = 2.4111;
+  c.w_coverage = 2.6793;
+  c.w_margin = 2.9975;
+  c.w_matched = 2.9487;
   return c;
 }
 

@@ -113,10 +113,14 @@ struct Router::Index {
     if (avg_length <= 0.0) avg_length = 1.0;
 
     auto total = static_cast<double>(n);
+    // idf relative to a term unique to one skill: raw scores then mean the same with 2
+    // skills loaded as with 200, so one calibration serves every installation.
+    double unique_idf = std::log(1.0 + (total - 0.5) / 1.5);
+    if (unique_idf <= 0.0) unique_idf = 1.0;
     idf.resize(postings.size());
     for (size_t id = 0; id < postings.size(); ++id) {
       auto df = static_cast<double>(postings[id].size());
-      idf[id] = std::log(1.0 + (total - df + 0.5) / (df + 0.5));
+      idf[id] = std::log(1.0 + (total - df + 0.5) / (df + 0.5)) / unique_idf;
     }
     // Postings were appended in skill order, so each list is already sorted by skill.
     std::vector<size_t> cursor(postings.size(), 0);

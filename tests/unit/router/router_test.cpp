@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <thread>
 #include <vector>
@@ -106,6 +107,30 @@ TEST_CASE("features stay in range", "[router]") {
     CHECK(s.score >= 0.0);
     CHECK(s.score <= 1.0);
   }
+}
+
+TEST_CASE("scores mean the same with few or many skills loaded", "[router]") {
+  // One calibration serves installations with 2 skills and with 200: idf is relative to a
+  // term unique to one skill, so adding unrelated skills barely moves a clear match.
+  auto cards = small_cards();
+  Router few(cards);
+  for (int i = 0; i < 60; ++i) {
+    std::string id = std::to_string(i);
+    cards.push_back({"filler-" + id,
+                     "Unrelated filler skill number " + id + " about topic" + id,
+                     {"topic" + id, "filler"},
+                     {"ask about topic" + id}});
+  }
+  Router many(cards);
+  const std::string text = "will it rain tomorrow, what is the forecast";
+  auto a = few.rank_all(text, 1);
+  auto b = many.rank_all(text, 1);
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  CHECK(a[0].skill == b[0].skill);
+  CHECK(a[0].score >= 0.5);
+  CHECK(b[0].score >= 0.5);
+  CHECK(std::abs(a[0].score - b[0].score) < 0.15);
 }
 
 TEST_CASE("rank is safe and deterministic across threads", "[router]") {

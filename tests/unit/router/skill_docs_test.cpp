@@ -244,6 +244,27 @@ TEST_CASE("export to Claude Code in a temporary HOME gives loadable skill folder
   CHECK(*again == *written);
 }
 
+TEST_CASE("user scope without an explicit home uses $HOME", "[router][skill_docs]") {
+  TempDir home;
+  const char* old = std::getenv("HOME");
+  std::string saved = old == nullptr ? std::string() : std::string(old);
+  ::setenv("HOME", home.path.c_str(), 1);
+  auto doc = parse_skill_md(doc_text("demo", "d"), "");
+  REQUIRE(doc.has_value());
+  ExportOptions options;
+  options.target = ExportTarget::kClaude;
+  options.scope = ExportScope::kUser;
+  auto written = export_skills({*doc}, options);
+  ::unsetenv("HOME");
+  auto without_home = export_root(options);
+  if (old != nullptr) ::setenv("HOME", saved.c_str(), 1);
+  REQUIRE(written.has_value());
+  CHECK(written->front() == home.path / ".claude" / "skills" / "demo" / "SKILL.md");
+  CHECK(read_skill_md(written->front()).has_value());
+  REQUIRE_FALSE(without_home.has_value());
+  CHECK(without_home.error().message.find("HOME is not set") != std::string::npos);
+}
+
 TEST_CASE("export roots for Codex, project scope and a directory", "[router][skill_docs]") {
   ExportOptions o;
   o.home = "/home/u";
