@@ -52,9 +52,15 @@ struct Query {
 // far behind to pass the threshold anyway.
 constexpr size_t kCoverageCandidates = 16;
 
+// What a matched term looks like in explanations: the word as the request wrote it (lower
+// case, not stemmed), and for a lexicon concept the word it came from.
 std::string display_of(const Term& t) {
   if (t.kind == TermKind::kConcept && t.surface != t.text) return t.surface + "→" + t.text;
-  return t.kind == TermKind::kWord ? t.text : t.surface;
+  std::string out = t.surface;
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
 }
 
 }  // namespace
