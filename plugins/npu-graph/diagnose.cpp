@@ -49,6 +49,7 @@ std::vector<std::string> line_layers(std::string_view line) {
 // The operator the log names, preferring the evidence lines, then the whole log.
 json find_operator(const std::vector<std::string_view>& lines, const std::vector<size_t>& first) {
   static const std::vector<std::regex> kPatterns = {
+      std::regex(R"(current working operator name is (\w+))"),
       std::regex(R"(call (aclnn\w+) failed)"),
       std::regex(R"(Cannot find bin of op (\w+))"),
       std::regex(R"((aclnn[A-Z]\w*?)(?:GetWorkspaceSize)?\b)"),
@@ -226,7 +227,7 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
   for (size_t k = 1; k < hits.size(); ++k) {
     const RuleHit& h = hits[k];
     // A competing class close in priority means the log supports more than one reading.
-    if (h.rule->cls != top.rule->cls && h.rule->priority - top.rule->priority < 30) {
+    if (h.rule->cls != top.rule->cls && h.rule->priority - top.rule->priority < 20) {
       confidence *= 0.85;
     }
     json lines_json = json::array();
