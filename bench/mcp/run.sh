@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs the MCP benchmark side by side: the do-nothing responder (the floor), skillrt, and
+# @modelcontextprotocol/server-everything, over stdio (sequential, 16 in flight) and HTTP
+# keep-alive (1 connection, 16 connections). Prints one JSON line per run.
+#   bench/mcp/run.sh <build-dir> [calls]
+# <build-dir> must have been configured with -DSKILLRT_BUILD_BENCH=ON and built (mcp_load,
+# mcp_null_responder, mcp_test_server, mcp-fixtures). server-everything is installed from npm
+# into <build-dir>/bench/mcp/node on first use.
+set -euo pipefail
+build=$(cd "$1" && pwd)
+calls=${2:-20000}
+slow_calls=$(( calls / 4 ))  # server-everything is slow; fewer calls keep the run short
+load=$build/bench/mcp/mcp_load
+null=$build/bench/mcp/mcp_null_responder
+server=$build/tests/bin/mcp_test_server
+plugins=$build/tests/plugins
+node_dir=$build/bench/mcp/node
+if [[ ! -d $node_dir/node_modules/@modelcontextprotocol/server-everything ]]; then
+  mkdir -p "$node_dir"
+  npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error \
+    @modelcontextprotocol/server-everything@2026.8.31 >&2
+fi
+everything="node $node_dir/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+run() {  # label, then mcp_load arguments
+  local label=$1
+  shift
+  printf '%-34s %s\n' "$label" "$("$load" "$@" 2>/dev/null)"
+}
+
+for inflight in 1 16; do
+  run "stdio floor x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null"
+  run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
+    -- "$server" --plugin-path "$plugins"
+  run "stdio server-everything x$inflight" stdio "$slow_calls" "$inflight" echo \
+    '{"message":"hello"}' -- $everything stdio
+done
+
+port_base=$(( 20000 + RANDOM % 20000 ))
+"$null" --http $port_base 2>/dev/null & pids+=($!)
+"$server" --plugin-path "$plugins" --http 127.0.0.1:$((port_base + 1)) 2>/dev/null & pids+=($!)
+PORT=$((port_base + 2)) $everything streamableHttp >/dev/null 2>&1 & pids+=($!)
+sleep 2
+for conns in 1 16; do
+  run "http floor x$conns" http "$calls" "$conns" echo '{}' 127.0.0.1:$port_base
+  run "http skillrt x$conns" http "$calls" "$conns" fixture-echo '{"text":"hello"}' \
+    127.0.0.1:$((port_base + 1))
+  run "http server-everything x$conns" http "$slow_calls" "$conns" echo '{"message":"hello"}' \
+    127.0.0.1:$((port_base + 2))
+done
