@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "detail/analysis.hpp"
 #include "gpu_migration.hpp"
 
 namespace fs = std::filesystem;
@@ -170,8 +171,27 @@ int main(int argc, char** argv) {
       cli_times.push_back(seconds_of([&] { (void)std::system(cmd.c_str()); }));
     }
   }
+  {
+    // Where the time goes, once: walk, read + tokenize + match, findings to JSON.
+    namespace d = skillrt::gpu_migration::detail;
+    const d::RuleTable& table = d::builtin_rule_table();
+    const d::Scanner scanner(table);
+    d::Walk walk;
+    d::RepoScan scan;
+    nlohmann::json summary;
+    const double t_walk = seconds_of([&] {
+      walk = d::walk_repo(fs::path(dir), d::WalkOptions{},
+                          [&](const std::string& n) { return scanner.wants_text_file(n); });
+    });
+    const double t_scan = seconds_of([&] {
+      scan = d::scan_files(fs::path(dir), walk.files, scanner, skillrt::gpu_migration::Hooks{});
+    });
+    const double t_sum = seconds_of([&] { summary = d::summarize(scan, table); });
+    std::printf("phases: walk %.3f s, read+tokenize+match %.3f s, findings to JSON %.3f s\n",
+                t_walk, t_scan, t_sum);
+  }
   std::printf(
-      "gpu-migration analyze (in-process, 1 thread): median %.3f s over %d runs; %zu "
+      "gpu-migration analyze (in-process): median %.3f s over %d runs; %zu "
       "findings + %zu suggestions, each with domain, rule, alternative, effort\n",
       median(ours), runs, findings, suggestions);
   if (!cli_times.empty()) {

@@ -223,29 +223,42 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
   std::string worst_effort = "none";
   double total_days = 0;
   int total_blockers = 0;
-  for (const Domain& d : table.domains) {
+  // One pass over the findings, then one verdict per domain.
+  struct Tally {
     std::map<std::string, int> by_effort;
-    for (const EffortClass& e : table.effort_classes) by_effort[e.id] = 0;
     std::vector<std::string> rules;
     int count = 0;
     int rank = -1;
     std::string effort = "none";
     double days = 0;
-    for (const Json& f : findings) {
-      if (f.at("domain") != d.id) continue;
-      ++count;
-      const std::string e = f.at("effort").get<std::string>();
-      ++by_effort[e];
-      const std::string rule = f.at("rule").get<std::string>();
-      if (std::find(rules.begin(), rules.end(), rule) == rules.end()) rules.push_back(rule);
-      const int r = effort_rank(table, e);
-      if (r > rank) {
-        rank = r;
-        effort = e;
-      }
-      const EffortClass* c = table.effort_class(e);
-      if (c && c->days_per_finding) days += *c->days_per_finding;
+  };
+  std::map<std::string, Tally> tallies;
+  for (const Domain& d : table.domains) {
+    for (const EffortClass& e : table.effort_classes) tallies[d.id].by_effort[e.id] = 0;
+  }
+  for (const Json& f : findings) {
+    Tally& t = tallies[f.at("domain").get_ref<const std::string&>()];
+    ++t.count;
+    const std::string& e = f.at("effort").get_ref<const std::string&>();
+    ++t.by_effort[e];
+    const std::string& rule = f.at("rule").get_ref<const std::string&>();
+    if (std::find(t.rules.begin(), t.rules.end(), rule) == t.rules.end()) t.rules.push_back(rule);
+    const int r = effort_rank(table, e);
+    if (r > t.rank) {
+      t.rank = r;
+      t.effort = e;
     }
+    const EffortClass* c = table.effort_class(e);
+    if (c && c->days_per_finding) t.days += *c->days_per_finding;
+  }
+  for (const Domain& d : table.domains) {
+    Tally& t = tallies[d.id];
+    std::map<std::string, int>& by_effort = t.by_effort;
+    const std::vector<std::string>& rules = t.rules;
+    const int count = t.count;
+    const int rank = t.rank;
+    const std::string effort = t.effort;
+    const double days = t.days;
     const int blockers = by_effort.count("blocker") ? by_effort["blocker"] : 0;
     std::string verdict = count == 0 ? "works" : blockers > 0 ? "blocked" : "needs_change";
     Json dj = {{"domain", d.id},   {"title", d.title},  {"verdict", verdict},

@@ -246,15 +246,21 @@ class Tokenizer {
 
 TokenStream tokenize_python(std::string_view source) {
   TokenStream out;
-  out.tokens.reserve(source.size() / 4);
-  Tokenizer(source, &out).run(0, source.size(), false);
+  tokenize_python(source, &out);
   return out;
+}
+
+void tokenize_python(std::string_view source, TokenStream* out) {
+  out->tokens.clear();
+  out->errors.clear();
+  out->tokens.reserve(source.size() / 4);
+  Tokenizer(source, out).run(0, source.size(), false);
 }
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   starts_.push_back(0);
-  for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\n' && i + 1 < text.size()) starts_.push_back(i + 1);
+  for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
+    if (i + 1 < text.size()) starts_.push_back(i + 1);
   }
 }
 

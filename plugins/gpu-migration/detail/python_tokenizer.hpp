@@ -46,6 +46,8 @@ struct TokenStream {
 // Never throws on malformed input: problems are reported in `errors` and tokenizing continues on
 // the next line, so one bad line does not hide the findings in the rest of the file.
 TokenStream tokenize_python(std::string_view source);
+// The same into a caller's stream, reusing its storage (scanning thousands of files).
+void tokenize_python(std::string_view source, TokenStream* out);
 
 // Maps byte offsets to 1-based line and column numbers.
 class LineIndex {

@@ -214,14 +214,18 @@ std::vector<Match> Scanner::scan_text(std::string_view src, std::string_view fil
 
 PythonScan Scanner::scan_python(std::string_view src) const {
   PythonScan out;
-  TokenStream ts = tokenize_python(src);
-  out.errors = std::move(ts.errors);
+  // Per-thread buffers: scanning many files would otherwise spend its time in malloc and free.
+  thread_local TokenStream ts;
+  thread_local std::vector<int> open_of;
+  thread_local std::vector<int> code;
+  tokenize_python(src, &ts);
+  out.errors = ts.errors;
   const std::vector<Token>& tk = ts.tokens;
   LineIndex lines(src);
 
   // Lines whose comment marks them as data; brackets matched for the transpose/view pattern.
   std::unordered_set<int> keep_lines;
-  std::vector<int> open_of(tk.size(), -1);
+  open_of.assign(tk.size(), -1);
   {
     std::vector<int> stack;
     for (size_t i = 0; i < tk.size(); ++i) {
@@ -243,7 +247,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   }
 
   // Indices of code tokens (comments dropped) so neighbours are one step away.
-  std::vector<int> code;
+  code.clear();
   code.reserve(tk.size());
   for (size_t i = 0; i < tk.size(); ++i) {
     if (tk[i].kind != TokenKind::kComment) code.push_back(static_cast<int>(i));
