@@ -138,13 +138,16 @@ TEST_CASE("const, not, contains, items and dependencies", "[schema][validate]") 
         Messages{"/: property 'apply' requires property 'workspace' as well (dependencies); add "
                  "it or remove 'apply'"});
   CHECK(messages(R"({"dependencies": {"apply": {"required": ["root"]}}})", R"({"apply": true})") ==
-        Messages{"/: missing required property 'root'"});
+        Messages{"/: missing required property 'root' (dependencies: required because 'apply' is "
+                 "present)"});
   CHECK(messages(R"({"propertyNames": {"pattern": "^[a-z]+$"}})", R"({"ok": 1, "Bad": 2})") ==
         Messages{"/Bad: property name 'Bad' is not allowed: must match the pattern "
                  "\"^[a-z]+$\", got string \"Bad\""});
   CHECK(messages(
             R"({"if": {"properties": {"apply": {"const": true}}}, "then": {"required": ["root"]}})",
-            R"({"apply": true})") == Messages{"/: missing required property 'root'"});
+            R"({"apply": true})") ==
+        Messages{"/: missing required property 'root' (if/then: the value matches the 'if' "
+                 "schema)"});
   CHECK(messages(R"({"properties": {"a": false}})", R"({"a": 1})") ==
         Messages{"/a: no value is allowed here (the schema is false), got integer 1"});
 }

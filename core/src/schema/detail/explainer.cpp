@@ -5,6 +5,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <string_view>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/constraints/concrete_constraints.hpp>
 #include <valijson/constraints/constraint_visitor.hpp>
@@ -189,7 +190,12 @@ class Explainer final : public vc::ConstraintVisitor {
     const valijson::Subschema* branch =
         condition ? constraint.getThenSubschema() : constraint.getElseSubschema();
     if (branch == nullptr) return true;
-    return check(*branch);
+    const std::size_t before = out_.size();
+    const bool ok = check(*branch);
+    // Say why the rule applies: it holds only because of the 'if'.
+    annotate(before, condition ? " (if/then: the value matches the 'if' schema)"
+                               : " (if/else: the value does not match the 'if' schema)");
+    return ok;
   }
 
   bool visit(const vc::ConstConstraint& constraint) override {
@@ -249,8 +255,13 @@ class Explainer final : public vc::ConstraintVisitor {
     });
     constraint.applyToSchemaDependencies([&](const auto& name, const valijson::Subschema* sub) {
       if (!target_.contains(std::string_view(name.c_str()))) return true;
+      const std::size_t before = out_.size();
       ok = check(*sub) && ok;
-      return true;
+      if (!verdict_) {
+        annotate(before, " (dependencies: required because '" + std::string(name.c_str()) +
+                             "' is present)");
+      }
+      return ok || !verdict_;
     });
     return ok;
   }
@@ -723,6 +734,12 @@ class Explainer final : public vc::ConstraintVisitor {
   bool check_into(const valijson::Subschema& schema, const Json& value, std::vector<Finding>& out) {
     Explainer probe(context_, value, path_, out, verdict_);
     return probe.check(schema);
+  }
+
+  // Appends `why` to the findings added since `from`.
+  void annotate(std::size_t from, std::string_view why) {
+    if (verdict_) return;
+    for (std::size_t i = from; i < out_.size(); ++i) out_[i].violation.message += why;
   }
 
   void report(const std::string& keyword, const std::string& text,
