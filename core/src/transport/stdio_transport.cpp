@@ -119,7 +119,6 @@ int serve_stdio_fds(mcp::Server& server, int in_fd, int out_fd, const StdioOptio
 int run_stdio(mcp::Server& server, const StdioOptions& options) {
   // A client that exits early must not kill us with SIGPIPE mid-write.
   std::signal(SIGPIPE, SIG_IGN);
-  std::fflush(stdout);
   const int protocol_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
   if (protocol_fd < 0) {
     spdlog::error("stdio: cannot duplicate stdout: {}", std::strerror(errno));
@@ -130,6 +129,8 @@ int run_stdio(mcp::Server& server, const StdioOptions& options) {
     spdlog::error("stdio: cannot point stdout at stderr: {}", std::strerror(errno));
     return 1;
   }
+  // Whatever sat in the stdout buffer was not protocol: it goes to stderr too.
+  std::fflush(stdout);
   const int code = serve_stdio_fds(server, STDIN_FILENO, protocol_fd, options);
   ::close(protocol_fd);
   return code;

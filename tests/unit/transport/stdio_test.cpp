@@ -113,6 +113,7 @@ TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
   int out[2];
   REQUIRE(::pipe(in) == 0);
   REQUIRE(::pipe(out) == 0);
+  std::fflush(stdout);  // what the test runner printed so far stays the runner's
   const pid_t pid = ::fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
@@ -120,6 +121,7 @@ TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
     ::dup2(out[1], 1);
     for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
     int code = 1;
+    std::printf("buffered before serving: must not reach the protocol stream\n");
     {
       TestHost host;
       skillrt::mcp::Server server(*host.executor, {});
