@@ -12,6 +12,7 @@
 
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
+#include "cli/worker.hpp"
 #include "common/json_text.hpp"
 #include "common/logging.hpp"
 
@@ -330,6 +331,14 @@ int run(int argc, char** argv) {
                "Do not load the plugins installed beside the skillrt binary");
   app.add_option("--log-level", g.log_level, "trace|debug|info|warn|error|critical|off (stderr)");
   app.add_option("--threads", g.threads, "Worker threads for skill calls (default: cores)");
+  std::string isolation = "auto";
+  app.add_option("--isolation", isolation,
+                 "Where plugins run: auto (third-party plugins in worker processes, builtin "
+                 "ones in-process), process, or in-process")
+      ->check(CLI::IsMember({"auto", "process", "in-process"}));
+  size_t worker_memory_mb = 0;
+  app.add_option("--worker-memory-mb", worker_memory_mb,
+                 "Address-space limit for each worker process, in MB (0: none)");
   std::vector<std::string> skills_dirs;
   app.add_option("--skills-dir", skills_dirs,
                  "Extra directory of <skill>/SKILL.md folders (repeatable; also "
@@ -358,6 +367,12 @@ int run(int argc, char** argv) {
   auto* plugins = app.add_subcommand("plugins", "List plugin files, versions and load errors");
   plugins->add_flag("--json", g.json, "Print JSON");
   auto* version = app.add_subcommand("version", "Print the skillrt and ABI versions");
+  std::string worker_plugin;
+  std::string worker_config = "{}";
+  auto* worker = app.add_subcommand("__worker", "");  // internal: process isolation
+  worker->group("");
+  worker->add_option("--plugin", worker_plugin)->required();
+  worker->add_option("--config-json", worker_config);
   std::string text;
   size_t top = 5;
   auto* route = app.add_subcommand("route", "Rank the skills that fit a free-text request");
@@ -395,6 +410,7 @@ int run(int argc, char** argv) {
     std::cerr << "skillrt: usage error: " << logging.error().message << "\n";
     return kExitUsage;
   }
+  if (*worker) run_worker(worker_plugin, worker_config);
   if (*version) {
     std::cout << "skillrt " << SKILLRT_VERSION << " (plugin ABI " << SKILLRT_ABI_MAJOR << "."
               << SKILLRT_ABI_MINOR << ")\n";
@@ -405,6 +421,9 @@ int run(int argc, char** argv) {
   ro.plugin_paths = g.plugin_paths;
   ro.default_plugins = !g.no_default_plugins;
   ro.skills_dirs = skills_dirs;
+  ro.isolation = isolation;
+  ro.worker.memory_limit_mb = worker_memory_mb;
+  ro.worker.log_level = g.log_level;
   ro.executor.pool_size = g.threads;
   Runtime rt(ro);
   int code = kExitOk;

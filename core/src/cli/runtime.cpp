@@ -40,7 +40,28 @@ Runtime::Runtime(const RuntimeOptions& options)
   if (auto builtin = exec::register_builtin_skills(registry_); !builtin) {
     spdlog::error("builtin skills: {}", builtin.error().message);
   }
-  loader_ = std::make_unique<plugin::Loader>(registry_, exec::host_api());
+  plugin::LoaderOptions lo;
+  lo.plugin_config = options.plugin_settings;
+  lo.isolate = [options](const std::filesystem::path& file, bool builtin) {
+    std::string mode = options.isolation;
+    if (auto it = options.plugin_isolation.find(file.stem().string());
+        it != options.plugin_isolation.end()) {
+      mode = it->second;
+    }
+    if (mode == "process") return true;
+    if (mode == "in-process") return false;
+    return !builtin;  // third-party code runs isolated unless told otherwise
+  };
+  lo.load_isolated = [options](plugin::PluginRecord& record) {
+    nlohmann::json settings = nlohmann::json::object();
+    if (auto it = options.plugin_settings.find(record.file.stem().string());
+        it != options.plugin_settings.end()) {
+      settings = it->second;
+    }
+    auto client = std::make_shared<exec::WorkerClient>(record.file, settings, options.worker);
+    return client->load(record);
+  };
+  loader_ = std::make_unique<plugin::Loader>(registry_, exec::host_api(), lo);
   const auto search = plugin::default_search_path(options.plugin_paths);
   if (options.default_plugins && !search.builtin_dir.empty()) {
     loader_->load_directory(search.builtin_dir, /*builtin=*/true);

@@ -1,6 +1,7 @@
 // The assembled host: registry, loaded plugins and executor. Built once per process.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "exec/executor.hpp"
+#include "exec/worker_client.hpp"
 #include "plugin/loader.hpp"
 #include "registry/registry.hpp"
 #include "router/router.hpp"
@@ -20,6 +22,12 @@ struct RuntimeOptions {
   bool default_plugins = true;            // load <exe>/../lib/skillrt/plugins
   std::vector<std::string> skills_dirs;   // --skills-dir, searched before the defaults
   exec::Executor::Options executor;
+  // "auto": plugins found outside the install's plugin directory run in worker processes,
+  // builtin ones in-process; "process" or "in-process": all of them.
+  std::string isolation = "auto";
+  std::map<std::string, std::string> plugin_isolation;  // by plugin name (= file stem)
+  std::map<std::string, nlohmann::json> plugin_settings;  // by plugin name, handed to load()
+  exec::WorkerOptions worker;
 };
 
 // Where SKILL.md folders are looked for, first match of a name wins: `extra`, then each entry

@@ -170,8 +170,16 @@ void Loader::load_file(const std::filesystem::path& file, bool builtin) {
   PluginRecord& record = records_.emplace_back();
   record.file = path;
   record.builtin = builtin;
-  load_into(record);
-  for (const auto& e : record.errors) spdlog::error("{}", e);
+  if (options_.isolate && options_.load_isolated && options_.isolate(path, builtin)) {
+    record.isolated = true;
+    auto skills = options_.load_isolated(record);
+    commit_skills(record, skills);
+  } else {
+    load_into(record);
+  }
+  if (options_.log_errors) {
+    for (const auto& e : record.errors) spdlog::error("{}", e);
+  }
 }
 
 void Loader::load_into(PluginRecord& record) {
@@ -234,6 +242,8 @@ void Loader::load_into(PluginRecord& record) {
   host->plugin_name = record.name;
   if (auto it = options_.plugin_config.find(record.name); it != options_.plugin_config.end()) {
     host->config_text = it->second.dump();
+  } else if (auto any = options_.plugin_config.find("*"); any != options_.plugin_config.end()) {
+    host->config_text = any->second.dump();
   }
   host->loading = true;
   const int32_t rc = desc->load(host.get(), api_);
@@ -250,7 +260,12 @@ void Loader::load_into(PluginRecord& record) {
   }
   record.loaded = true;
   for (auto& line : raw->rejected) record.errors.push_back(std::move(line));
-  for (auto& skill : raw->pending) {
+  commit_skills(record, raw->pending);
+}
+
+void Loader::commit_skills(PluginRecord& record, std::vector<std::shared_ptr<Skill>>& skills) {
+  auto error = [&](const std::string& what) { record.errors.push_back(label(record) + ": " + what); };
+  for (auto& skill : skills) {
     const std::string name = skill->name;
     auto added = registry_.add(std::move(skill));
     if (added) {
@@ -264,7 +279,7 @@ void Loader::load_into(PluginRecord& record) {
       if (&other != &record && it != other.skills.end()) other.skills.erase(it);
     }
   }
-  raw->pending.clear();
+  skills.clear();
 }
 
 SearchPath default_search_path(const std::vector<std::string>& extra) {

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -26,13 +27,22 @@ struct PluginRecord {
   int abi_minor = -1;
   bool loaded = false;   // load() succeeded
   bool builtin = false;  // found in the install's own plugin directory
+  bool isolated = false;  // its skills run in a worker process
   std::vector<std::string> skills;  // registered and available
   std::vector<std::string> errors;  // one line each; every line names the file
 };
 
 struct LoaderOptions {
-  // Per-plugin settings from the host config file, by plugin name; handed to load().
+  // Per-plugin settings from the host config file, by plugin name ("*": any plugin without an
+  // entry of its own); handed to load().
   std::map<std::string, nlohmann::json> plugin_config;
+  // Whether a file is loaded in a worker process instead of this one (exec's isolation).
+  std::function<bool(const std::filesystem::path& file, bool builtin)> isolate;
+  // Loads a file in a worker: fills the record (name, version, ABI, errors, loaded) and
+  // returns proxy skills, which the loader registers like any plugin's.
+  std::function<std::vector<std::shared_ptr<Skill>>(PluginRecord& record)> load_isolated;
+  // Log each error line as it happens (a worker leaves that to its host, which logs them once).
+  bool log_errors = true;
 };
 
 class Loader {
@@ -56,6 +66,7 @@ class Loader {
 
  private:
   void load_into(PluginRecord& record);
+  void commit_skills(PluginRecord& record, std::vector<std::shared_ptr<Skill>>& skills);
 
   Registry& registry_;
   const skillrt_host_api* api_;

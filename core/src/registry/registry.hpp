@@ -33,6 +33,9 @@ struct Skill {
   std::shared_ptr<const schema::CompiledSchema> output_schema;
   // Keeps the library mapped for as long as the skill exists; never released in production.
   std::shared_ptr<boost::dll::shared_library> library;
+  // For a skill served by a worker process: keeps the worker's client (the invoke state) alive.
+  std::shared_ptr<void> owner;
+  bool isolated = false;  // runs in a worker process
 };
 
 // True for names the registry accepts: [a-z0-9-]{1,64}, not starting or ending with '-'.

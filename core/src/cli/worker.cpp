@@ -1,0 +1,156 @@
+#include "cli/worker.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "exec/detail/call.hpp"
+#include "exec/executor.hpp"
+#include "plugin/loader.hpp"
+
+namespace skillrt::cli {
+
+namespace {
+
+// Protocol lines go to a private copy of the original stdout; fd 1 itself now points at
+// stderr, so whatever the plugin prints cannot corrupt the stream.
+class Channel {
+ public:
+  Channel() {
+    fd_ = ::dup(STDOUT_FILENO);
+    ::fcntl(fd_, F_SETFD, FD_CLOEXEC);
+    ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  void send(const std::string& line) {
+    std::lock_guard lock(mutex_);
+    std::string data = line + "\n";
+    size_t done = 0;
+    while (done < data.size()) {
+      const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
+      if (n <= 0) ::_exit(0);  // the host is gone
+      done += static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  int fd_ = -1;
+  std::mutex mutex_;
+};
+
+void serve_call(Channel& channel, const exec::Executor& executor, uint64_t id,
+                std::shared_ptr<const Skill> skill, std::string input, exec::CancelFlag cancel) {
+  skillrt_call call;
+  call.executor = const_cast<exec::Executor*>(&executor);
+  call.skill = skill;
+  call.cancel = cancel;
+  call.deadline_hit = std::make_shared<std::atomic<bool>>(false);
+  call.deadline = std::chrono::steady_clock::time_point::max();
+  call.chain = {skill->name};
+  call.on_progress = [&channel, id](const exec::Progress& p) {
+    channel.send(nlohmann::json{{"type", "progress"}, {"id", id}, {"done", p.done},
+                                {"total", p.total}, {"message", p.message}}
+                     .dump());
+  };
+  const int32_t rc = skill->invoke(skill->state, &call, skillrt_str{input.data(), input.size()});
+  std::lock_guard lock(call.mutex);
+  const std::string head = "{\"type\":\"result\",\"id\":" + std::to_string(id);
+  if (rc == SKILLRT_OK && call.error_code == SKILLRT_OK && call.has_result &&
+      nlohmann::json::accept(call.result)) {
+    channel.send(head + ",\"code\":0,\"result\":" + call.result + "}");
+    return;
+  }
+  int32_t code = call.error_code != SKILLRT_OK ? call.error_code : rc;
+  std::string message = call.error_message;
+  if (code == SKILLRT_OK) {
+    code = SKILLRT_INTERNAL;
+    message = call.has_result ? "returned invalid JSON: a plugin bug, report it"
+                              : "returned success without a result: a plugin bug, report it";
+  }
+  channel.send(head + ",\"code\":" + std::to_string(code) +
+               ",\"message\":" + nlohmann::json(message).dump(-1, ' ', false,
+                                                             nlohmann::json::error_handler_t::replace) +
+               "}");
+}
+
+}  // namespace
+
+void run_worker(const std::string& plugin_file, const std::string& config_json) {
+  Channel channel;
+  Registry registry;
+  plugin::LoaderOptions options;
+  options.log_errors = false;
+  try {
+    options.plugin_config["*"] = nlohmann::json::parse(config_json);
+  } catch (const nlohmann::json::parse_error&) {
+    options.plugin_config["*"] = nlohmann::json::object();
+  }
+  plugin::Loader loader(registry, exec::host_api(), options);
+  loader.load_file(plugin_file, false);
+  exec::Executor executor(registry, {});
+
+  nlohmann::json hello = {{"type", "hello"}};
+  const auto& records = loader.records();
+  if (!records.empty()) {
+    const auto& r = records.front();
+    hello["plugin"] = {{"name", r.name},           {"version", r.version},
+                       {"abi_major", r.abi_major}, {"abi_minor", r.abi_minor},
+                       {"loaded", r.loaded},       {"errors", r.errors}};
+  } else {
+    hello["plugin"] = {{"loaded", false}, {"errors", {"plugin " + plugin_file + ": not loaded"}}};
+  }
+  nlohmann::json skills = nlohmann::json::array();
+  for (const auto& s : registry.all()) {
+    skills.push_back({{"name", s->name},
+                      {"title", s->title},
+                      {"description", s->description},
+                      {"flags", s->flags},
+                      {"default_timeout_ms", s->default_timeout_ms},
+                      {"input_schema", s->input_schema->source()},
+                      {"output_schema", s->output_schema->source()}});
+  }
+  hello["skills"] = skills;
+  channel.send(hello.dump());
+
+  // One call at a time (the host serialises them); the reader stays free to take a cancel.
+  std::thread running;
+  exec::CancelFlag cancel;
+  uint64_t running_id = 0;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    nlohmann::json msg;
+    try {
+      msg = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::parse_error&) {
+      continue;
+    }
+    const std::string type = msg.value("type", "");
+    if (type == "cancel") {
+      if (cancel && msg.value("id", uint64_t{0}) == running_id) cancel->store(true);
+      continue;
+    }
+    if (type != "call") continue;
+    if (running.joinable()) running.join();
+    const uint64_t id = msg.value("id", uint64_t{0});
+    auto skill = registry.find(msg.value("skill", ""));
+    if (!skill) {
+      channel.send(nlohmann::json{{"type", "result"}, {"id", id}, {"code", SKILLRT_NOT_FOUND},
+                                  {"message", "this worker has no skill '" +
+                                                  msg.value("skill", "") + "'"}}
+                       .dump());
+      continue;
+    }
+    cancel = exec::make_cancel_flag();
+    running_id = id;
+    running = std::thread(serve_call, std::ref(channel), std::cref(executor), id, skill,
+                          msg["input"].dump(), cancel);
+  }
+  // The host closed our stdin: it is done with us. Plugin threads may still run; do not wait.
+  std::fflush(nullptr);
+  ::_exit(0);
+}
+
+}  // namespace skillrt::cli
