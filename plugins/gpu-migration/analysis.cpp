@@ -302,14 +302,17 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
   }
   Json skipped = Json::array();
   for (const Skipped& s : scan.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
-  return {{"findings", findings},
-          {"suggestions", suggestions},
-          {"domains", domains},
-          {"overall", overall},
-          {"files_scanned", scan.files.size()},
-          {"skipped", skipped},
-          {"excluded", scan.vendored},
-          {"notes", scan.notes}};
+  // Moved in, not listed in an initializer list, which would deep-copy every finding.
+  Json result = Json::object();
+  result["findings"] = std::move(findings);
+  result["suggestions"] = std::move(suggestions);
+  result["domains"] = std::move(domains);
+  result["overall"] = std::move(overall);
+  result["files_scanned"] = scan.files.size();
+  result["skipped"] = std::move(skipped);
+  result["excluded"] = scan.vendored;
+  result["notes"] = scan.notes;
+  return result;
 }
 
 }  // namespace detail
