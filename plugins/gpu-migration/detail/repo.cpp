@@ -1,5 +1,7 @@
 #include "detail/repo.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -95,29 +97,39 @@ fs::path resolve_root(const std::string& repo) {
 }
 
 std::optional<std::string> read_source(const fs::path& path, std::string* reason) {
-  std::error_code ec;
-  const std::uintmax_t size = fs::file_size(path, ec);
-  if (ec) {
-    *reason = "cannot be read: " + ec.message();
-    return std::nullopt;
-  }
-  if (size > kMaxSourceBytes) {
-    *reason = "larger than 16 MiB: not a source file to migrate (exclude it or split it)";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // POSIX calls rather than ifstream: one open, one fstat, one read for thousands of files.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
     *reason = std::string("cannot be read: ") + std::strerror(errno);
     return std::nullopt;
   }
-  std::string text(static_cast<size_t>(size), '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  if (!in && !in.eof()) {
-    *reason = "cannot be read: read error";
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    *reason = std::string("cannot be read: ") + std::strerror(errno);
+    ::close(fd);
     return std::nullopt;
   }
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.find('\0') != std::string::npos) {
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxSourceBytes) {
+    ::close(fd);
+    *reason = "larger than 16 MiB: not a source file to migrate (exclude it or split it)";
+    return std::nullopt;
+  }
+  std::string text(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      *reason = std::string("cannot be read: ") + std::strerror(errno);
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  ::close(fd);
+  text.resize(got);
+  if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
     *reason = "binary file (contains NUL bytes): not scanned";
     return std::nullopt;
   }
