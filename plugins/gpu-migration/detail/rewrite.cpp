@@ -101,15 +101,22 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
       } else {
         const int before =
             scan.torch_import_end >= text.size() ? n + 1 : lines.line_of(scan.torch_import_end);
-        for (std::string& a : add) {
+        for (const std::string& a : add) {
           if (a.rfind("#", 0) != 0) out.added.push_back(a);
-          inserts[before].push_back(std::move(a));
         }
+        // Before any change comment anchored on the same line, which must stay next to its line.
+        std::vector<std::string>& at = inserts[before];
+        at.insert(at.begin(), add.begin(), add.end());
       }
     }
   }
 
-  // Assemble the text and the edit script together, so the diff is exact.
+  // Inserted lines take the file's line ending; assemble the text and the edit script together,
+  // so the diff is exact.
+  const size_t first_nl = text.find('\n');
+  const std::string eol =
+      first_nl != std::string_view::npos && first_nl > 0 && text[first_nl - 1] == '\r' ? "\r\n"
+                                                                                       : "\n";
   std::string result;
   result.reserve(text.size() + 256);
   for (int l = 1; l <= n + 1; ++l) {
@@ -117,9 +124,9 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     const bool has_inserts = ins != inserts.end();
     if (l > n) {
       if (has_inserts) {
-        if (!result.empty() && result.back() != '\n') result += '\n';
+        if (!result.empty() && result.back() != '\n') result += eol;
         for (const std::string& s : ins->second) {
-          result += s + "\n";
+          result += s + eol;
           out.script.push_back({'+', s});
         }
       }
@@ -132,7 +139,7 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     if (changed) out.script.push_back({'-', std::string(old_line)});
     if (has_inserts) {
       for (const std::string& s : ins->second) {
-        result += s + "\n";
+        result += s + eol;
         out.script.push_back({'+', s});
       }
     }

@@ -229,3 +229,36 @@ TEST_CASE("apply: notebooks are analysed, not rewritten", "[apply]") {
   CHECK_THAT(r.at("skipped")[0].at("reason").get<std::string>(), Catch::Contains("not rewritten"));
   CHECK(gm_test::snapshot(repo.path()) == before);
 }
+
+TEST_CASE("apply: comments stay next to their line, CRLF endings are kept", "[apply]") {
+  gm_test::TempRepo repo;
+  gm_test::write_file(repo.path() / "m.py",
+                      "import torch\r\nfrom torch.cuda.amp import autocast\r\nx = torch.zeros(1)"
+                      ".cuda()\r\n");
+  const json r = apply({{"repo", repo.str()}, {"scope", {"m.py"}}, {"apply", true}});
+  CHECK(gm_test::read_file(repo.path() / "m.py") ==
+        "import torch\r\n"
+        "# gpu-migration DEV-IMPORT-TORCH-NPU: added; importing torch_npu registers the NPU "
+        "device, torch.npu and hccl\r\n"
+        "import torch_npu\r\n"
+        "# gpu-migration PREC-CUDA-AMP: was `from torch.cuda.amp import autocast`; mixed "
+        "precision: torch.cuda.amp becomes torch.npu.amp\r\n"
+        "from torch.npu.amp import autocast\r\n"
+        "# gpu-migration DEV-TENSOR-CUDA: was `x = torch.zeros(1).cuda()`; device transfer: "
+        ".cuda() becomes .npu()\r\n"
+        "x = torch.zeros(1).npu()\r\n");
+  CHECK(r.at("patch") ==
+        "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,7 @@\n import torch\n"
+        "-from torch.cuda.amp import autocast\n"
+        "+# gpu-migration DEV-IMPORT-TORCH-NPU: added; importing torch_npu registers the NPU "
+        "device, torch.npu and hccl\n"
+        "+import torch_npu\n"
+        "+# gpu-migration PREC-CUDA-AMP: was `from torch.cuda.amp import autocast`; mixed "
+        "precision: torch.cuda.amp becomes torch.npu.amp\n"
+        "+from torch.npu.amp import autocast\n"
+        "-x = torch.zeros(1).cuda()\n"
+        "+# gpu-migration DEV-TENSOR-CUDA: was `x = torch.zeros(1).cuda()`; device transfer: "
+        ".cuda() becomes .npu()\n"
+        "+x = torch.zeros(1).npu()\n");
+  check_compiles(repo.path());
+}
