@@ -17,6 +17,17 @@ class RuleIndex {
   std::unordered_map<std::string_view, std::vector<ChainEntry>> chains;
   std::unordered_map<std::string_view, std::vector<ChainEntry>> imports;
   std::unordered_map<std::string_view, std::vector<const Rule*>> attributes;
+  // (length, first byte) of every key above: most identifiers are ruled out without hashing.
+  std::vector<bool> shapes = std::vector<bool>(32 * 256, false);
+  void add_shape(std::string_view key) {
+    if (!key.empty() && key.size() < 32) {
+      shapes[key.size() * 256 + static_cast<unsigned char>(key[0])] = true;
+    }
+  }
+  bool maybe_key(std::string_view name) const {
+    if (name.empty() || name.size() >= 32) return true;
+    return shapes[name.size() * 256 + static_cast<unsigned char>(name[0])];
+  }
   std::vector<const Rule*> strings;
   std::vector<const Rule*> texts;
   std::vector<const Rule*> transpose_view;
@@ -127,13 +138,20 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
   for (const Rule& r : table.rules) {
     switch (r.kind) {
       case MatchKind::kChain:
-        for (const Dotted& p : r.patterns) index_->chains[p.front()].push_back({&r, &p});
+        for (const Dotted& p : r.patterns) {
+          index_->chains[p.front()].push_back({&r, &p});
+          index_->add_shape(p.front());
+        }
         break;
       case MatchKind::kImport:
-        for (const Dotted& p : r.patterns) index_->imports[p.front()].push_back({&r, &p});
+        for (const Dotted& p : r.patterns) {
+          index_->imports[p.front()].push_back({&r, &p});
+          index_->add_shape(p.front());
+        }
         break;
       case MatchKind::kAttribute:
         index_->attributes[r.name].push_back(&r);
+        index_->add_shape(r.name);
         break;
       case MatchKind::kString:
         index_->strings.push_back(&r);
@@ -323,7 +341,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
             out.imports_transfer_to_npu = true;
           }
         }
-        auto it = index_->imports.find(mod[0]);
+        auto it = index_->maybe_key(mod[0]) ? index_->imports.find(mod[0]) : index_->imports.end();
         if (it != index_->imports.end()) {
           for (const RuleIndex::ChainEntry& c : it->second) {
             if (prefix_of(*c.pattern, mod)) {
@@ -382,7 +400,8 @@ PythonScan Scanner::scan_python(std::string_view src) const {
 
     if (after_dot) {
       // Attribute on any receiver: x.cuda(), model.to(...).cuda(), t.is_cuda.
-      auto it = index_->attributes.find(view(src, t));
+      const std::string_view attr = view(src, t);
+      auto it = index_->maybe_key(attr) ? index_->attributes.find(attr) : index_->attributes.end();
       if (it != index_->attributes.end()) {
         const bool called = k + 1 < n && is_op(src, tok(k + 1), '(');
         for (const Rule* r : it->second) {
@@ -423,6 +442,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     }
 
     // A dotted chain starts here: torch.cuda.amp.GradScaler, nn.DataParallel, ...
+    if (!index_->maybe_key(view(src, t))) continue;
     chain.clear();
     chain_tokens.clear();
     size_t j = k;
