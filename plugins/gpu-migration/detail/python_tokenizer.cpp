@@ -156,11 +156,35 @@ class Tokenizer {
     size_t content_end = end;
     size_t after = end;
     bool terminated = false;
+    int field_depth = 0;  // inside an f-string replacement field
     while (i < end) {
       const char c = src_[i];
       if (c == '\\') {
         i += 2;
         continue;
+      }
+      if (fstring) {
+        if (c == '{') {
+          if (field_depth == 0 && i + 1 < end && src_[i + 1] == '{') {
+            i += 2;
+            continue;
+          }
+          ++field_depth;
+          ++i;
+          continue;
+        }
+        if (c == '}' && field_depth > 0) {
+          --field_depth;
+          ++i;
+          continue;
+        }
+        if (field_depth > 0 && (c == '\'' || c == '"')) {
+          // A string inside a field; Python 3.12 lets it reuse the enclosing quote.
+          size_t j = i + 1;
+          while (j < end && src_[j] != c && src_[j] != '\n') j += src_[j] == '\\' ? 2 : 1;
+          i = j + 1;
+          continue;
+        }
       }
       if (c == q && (!triple || (i + 2 < end && src_[i + 1] == q && src_[i + 2] == q))) {
         content_end = i;

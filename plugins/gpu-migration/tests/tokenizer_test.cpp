@@ -103,3 +103,15 @@ TEST_CASE("tokenizer: numbers with exponents and a line index", "[tokenizer]") {
   CHECK(idx.line_text(2) == "cd");
   CHECK(idx.line_text(4) == "ef");
 }
+
+TEST_CASE("tokenizer: Python 3.12 f-strings reuse the enclosing quote in fields", "[tokenizer]") {
+  const std::string src = "s = f\"{d[\"cuda\"]} and {x:{w}}\"\nt = 1\n";
+  const auto strings = of_kind(src, TokenKind::kString);
+  REQUIRE(strings.size() == 2);
+  CHECK(strings[0] == "f\"{d[\"cuda\"]} and {x:{w}}\"");
+  CHECK(strings[1] == "\"cuda\"");
+  CHECK(tokenize_python(src).errors.empty());
+  std::vector<std::string> names;
+  for (const auto& n : of_kind(src, TokenKind::kName)) names.push_back(n);
+  CHECK(names == std::vector<std::string>{"s", "d", "x", "t"});
+}
