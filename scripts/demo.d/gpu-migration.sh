@@ -1,6 +1,6 @@
 # gpu-migration: judge a CUDA project for Ascend NPU, rewrite it module by module, verify.
 # Sourced by scripts/demo.sh, which defines $bin, $here and step().
-if ! "$bin" list 2>/dev/null | grep -q '^gpu-migration-analyze'; then
+if ! "$bin" list 2>/dev/null | grep '^gpu-migration-analyze' > /dev/null; then
   echo
   echo "--- gpu-migration: plugin not built, skipped ---"
 else
