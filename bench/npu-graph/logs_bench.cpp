@@ -81,20 +81,21 @@ int main(int argc, char** argv) {
               "peak_RSS_MB", "grep_-c_s", "wc_-l_s", "errors");
   std::printf("%-8s %-10s %-10s %-12.1f\n", "start", "-", "-", peak_rss_kb() / 1024.0);
   for (size_t mb : sizes_mb) {
-    const fs::path path = fs::temp_directory_path() / ("npu_graph_bench_" + std::to_string(mb) + ".log");
+    const fs::path path =
+        fs::temp_directory_path() / ("npu_graph_bench_" + std::to_string(mb) + ".log");
     generate(path, mb << 20);
     const auto size = fs::file_size(path);
     // Warm the page cache so that every contender reads from memory.
     run_shell("cat '" + path.string() + "' > /dev/null");
     const auto t0 = std::chrono::steady_clock::now();
     const nlohmann::json r = skillrt::npu_graph::scan_logs({path.string()}, {});
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double rss = peak_rss_kb() / 1024.0;
     const double grep_s = run_shell("grep -c ERROR '" + path.string() + "' > /dev/null");
     const double wc_s = run_shell("wc -l '" + path.string() + "' > /dev/null");
     std::printf("%-8zu %-10.3f %-10.1f %-12.1f %-14.3f %-12.3f %-10zu\n", mb, secs,
-                size / 1048576.0 / secs, rss, grep_s, wc_s,
-                r["files"][0]["errors"].get<size_t>());
+                size / 1048576.0 / secs, rss, grep_s, wc_s, r["files"][0]["errors"].get<size_t>());
     std::cout << "  first_error: " << r["first_error"]["text"].get<std::string>().substr(0, 90)
               << "\n  timeline: " << r["timeline"].size() << " codes, top pattern x"
               << (r["patterns"].empty() ? 0 : r["patterns"][0]["count"].get<size_t>()) << "\n";

@@ -40,8 +40,9 @@ const char* code_kind_name(CodeKind kind) {
 }
 
 nlohmann::json DecodedCode::to_json() const {
-  nlohmann::json j{{"code", code},       {"kind", code_kind_name(kind)}, {"name", name},
-                   {"meaning", meaning}, {"family", family},             {"layer", layer}};
+  nlohmann::json j{{"code", code},     {"kind", code_kind_name(kind)},
+                   {"name", name},     {"meaning", meaning},
+                   {"family", family}, {"layer", layer}};
   if (!suggestion.empty()) j["suggestion"] = suggestion;
   return j;
 }
@@ -65,8 +66,8 @@ CodeTable::CodeTable(std::string_view error_codes_yaml, std::string_view acl_tsv
   }
   for (const auto& kv : root["aclnn"]) {
     const long n = std::stol(kv.first.as<std::string>());
-    aclnn_[n] = AclEntry{kv.second["meaning"].as<std::string>(),
-                         kv.second["family"].as<std::string>()};
+    aclnn_[n] =
+        AclEntry{kv.second["meaning"].as<std::string>(), kv.second["family"].as<std::string>()};
     aclnn_names_[n] = kv.second["name"].as<std::string>();
   }
   for (const auto& kv : root["acl_extra"]) {
@@ -82,8 +83,8 @@ CodeTable::CodeTable(std::string_view error_codes_yaml, std::string_view acl_tsv
       throw std::runtime_error("error_codes.yaml: cann_modules key '" + key +
                                "' must be one character");
     }
-    cann_modules_[key[0]] = ErrPart{kv.second["component"].as<std::string>(), "",
-                                     kv.second["layer"].as<std::string>()};
+    cann_modules_[key[0]] =
+        ErrPart{kv.second["component"].as<std::string>(), "", kv.second["layer"].as<std::string>()};
   }
   size_t line_no = 0;
   for (std::string_view line : detail::split_lines(acl_tsv)) {
@@ -141,8 +142,8 @@ void CodeTable::scan(std::string_view line, std::vector<CodeToken>* out) const {
       if (j - i == 6 && whole && !pid && !paren) {
         const long value = std::stol(std::string(line.substr(i, 6)));
         if (is_known_number(value)) {
-          out->push_back({line.substr(i, 6), aclnn_.count(value) ? CodeKind::kAclnn
-                                                                  : CodeKind::kAcl});
+          out->push_back(
+              {line.substr(i, 6), aclnn_.count(value) ? CodeKind::kAclnn : CodeKind::kAcl});
         }
       }
       i = j;
@@ -196,7 +197,9 @@ std::optional<DecodedCode> CodeTable::decode(std::string_view code) const {
     const bool internal = code[2] == '9';
     d.kind = CodeKind::kCann;
     d.name = "CANN " + mod->second.name;
-    d.meaning = std::string(code[0] == 'E' ? "error" : code[0] == 'W' ? "warning" : "info") +
+    d.meaning = std::string(code[0] == 'E'   ? "error"
+                            : code[0] == 'W' ? "warning"
+                                             : "info") +
                 " from " + mod->second.name +
                 (internal ? ", internal (9xxx: a defect inside the component)"
                           : ", external (0000-8999: user input or environment)");

@@ -26,7 +26,7 @@ struct CodeToken {
 struct DecodedCode {
   std::string code;
   CodeKind kind = CodeKind::kAcl;
-  std::string name;        // ERR: "OPS PARAM"; aclnn: constant name; CANN: component
+  std::string name;  // ERR: "OPS PARAM"; aclnn: constant name; CANN: component
   std::string meaning;
   std::string family;      // the family or range the code belongs to
   std::string layer;       // python-api | cpp-core | opplugin-operator | acl-runtime

@@ -33,7 +33,8 @@ json line_json(const std::vector<std::string_view>& lines, size_t index) {
 std::vector<std::string> line_layers(std::string_view line) {
   static const std::regex kPython(
       R"(^Traceback \(most recent call last\)|^\s+File ".*", line \d+|^\w+(Error|Exception|Unsupported|Failed): )");
-  static const std::regex kCore(R"(NPU function error|ERR0[0234]\d{3}|NPUQueue|c10_npu|NPUCachingAllocator)");
+  static const std::regex kCore(
+      R"(NPU function error|ERR0[0234]\d{3}|NPUQueue|c10_npu|NPUCachingAllocator)");
   static const std::regex kOperator(
       R"(aclnn\w+|OPS function error|ERR01\d{3}|op_plugin|op-plugin|Cannot find bin of op|\bEZ\d{4}\b)");
   static const std::regex kRuntime(
@@ -74,8 +75,8 @@ json find_operator(const std::vector<std::string_view>& lines, const std::vector
 
 // Graph breaks, recompilations and guard failures with their reasons.
 json graph_events(const std::vector<std::string_view>& lines) {
-  static const std::regex kBreak(R"(Graph break(?: in user code)?(?: at| from user code at)?:?\s*(.*))",
-                                 std::regex::icase);
+  static const std::regex kBreak(
+      R"(Graph break(?: in user code)?(?: at| from user code at)?:?\s*(.*))", std::regex::icase);
   static const std::regex kReason(R"(^\s*(?:Graph Break )?Reason:\s*(.*))");
   static const std::regex kUnsupported(R"(torch\._dynamo\.exc\.Unsupported:\s*(.*))");
   static const std::regex kRecompile(R"(Recompiling function (\S+) in (\S+))");
@@ -93,11 +94,17 @@ json graph_events(const std::vector<std::string_view>& lines) {
           reason = r[1].str();
         }
       }
-      out.push_back({{"kind", "graph-break"}, {"line", i + 1}, {"text", detail::clip(line)},
-                     {"where", m[1].str()}, {"reason", reason}});
+      out.push_back({{"kind", "graph-break"},
+                     {"line", i + 1},
+                     {"text", detail::clip(line)},
+                     {"where", m[1].str()},
+                     {"reason", reason}});
     } else if (std::regex_search(line.begin(), line.end(), m, kUnsupported)) {
-      out.push_back({{"kind", "graph-break"}, {"line", i + 1}, {"text", detail::clip(line)},
-                     {"where", ""}, {"reason", m[1].str()}});
+      out.push_back({{"kind", "graph-break"},
+                     {"line", i + 1},
+                     {"text", detail::clip(line)},
+                     {"where", ""},
+                     {"reason", m[1].str()}});
     } else if (std::regex_search(line.begin(), line.end(), m, kRecompile)) {
       std::string reason;
       for (size_t j = i + 1; j < lines.size() && j <= i + 4; ++j) {
@@ -107,11 +114,17 @@ json graph_events(const std::vector<std::string_view>& lines) {
           break;
         }
       }
-      out.push_back({{"kind", "recompilation"}, {"line", i + 1}, {"text", detail::clip(line)},
-                     {"where", m[1].str() + " in " + m[2].str()}, {"reason", reason}});
+      out.push_back({{"kind", "recompilation"},
+                     {"line", i + 1},
+                     {"text", detail::clip(line)},
+                     {"where", m[1].str() + " in " + m[2].str()},
+                     {"reason", reason}});
     } else if (std::regex_search(line.begin(), line.end(), m, kLimit)) {
-      out.push_back({{"kind", "recompile-limit"}, {"line", i + 1}, {"text", detail::clip(line)},
-                     {"where", ""}, {"reason", "limit " + m[2].str() + " reached"}});
+      out.push_back({{"kind", "recompile-limit"},
+                     {"line", i + 1},
+                     {"text", detail::clip(line)},
+                     {"where", ""},
+                     {"reason", "limit " + m[2].str() + " reached"}});
     }
   }
   return out;
@@ -179,7 +192,8 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
   json layers = json::array();
   std::string layer_reached;
   for (const std::string& layer : kLayerOrder) {
-    json entry{{"layer", layer}, {"evidence", json::array()},
+    json entry{{"layer", layer},
+               {"evidence", json::array()},
                {"codes", layer_codes.count(layer) ? layer_codes[layer] : json::array()}};
     const auto it = layer_lines.find(layer);
     if (it != layer_lines.end()) {
@@ -232,13 +246,16 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
     }
     json lines_json = json::array();
     for (size_t i : h.lines) lines_json.push_back(i + 1);
-    secondary.push_back({{"rule", h.rule->id}, {"class", h.rule->cls}, {"title", h.rule->title},
+    secondary.push_back({{"rule", h.rule->id},
+                         {"class", h.rule->cls},
+                         {"title", h.rule->title},
                          {"lines", lines_json}});
   }
   json next_steps = top.rule->next_steps;
   const bool async = text.find("The Inner error is reported as above") != std::string_view::npos;
   if (async && text.find("ASCEND_LAUNCH_BLOCKING=1") == std::string_view::npos) {
-    next_steps.push_back("the error was reported asynchronously: rerun with ASCEND_LAUNCH_BLOCKING=1");
+    next_steps.push_back(
+        "the error was reported asynchronously: rerun with ASCEND_LAUNCH_BLOCKING=1");
   } else if (async) {
     next_steps.push_back(
         "the error was reported asynchronously (task queue): the Python stack may not point at "

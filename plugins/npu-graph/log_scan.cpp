@@ -125,12 +125,13 @@ class Scanner {
     size_t n;
     while ((n = std::fread(buffer.data(), 1, kChunk, f.get())) > 0) {
       if (options_.cancelled && options_.cancelled()) {
-        throw skillrt::SkillError(SKILLRT_CANCELLED, "npu-graph-logs: cancelled while reading '" +
-                                                         path + "'");
+        throw skillrt::SkillError(SKILLRT_CANCELLED,
+                                  "npu-graph-logs: cancelled while reading '" + path + "'");
       }
       stat.bytes += n;
       *done += n;
-      if (options_.progress) options_.progress(static_cast<double>(*done), static_cast<double>(total));
+      if (options_.progress)
+        options_.progress(static_cast<double>(*done), static_cast<double>(total));
       std::string_view chunk(buffer.data(), n);
       size_t start = 0;
       while (true) {
@@ -140,7 +141,8 @@ class Scanner {
           break;
         }
         if (!carry.empty()) {
-          if (carry.size() < kMaxLine) carry.append(chunk.substr(start, std::min(nl - start, kMaxLine - carry.size())));
+          if (carry.size() < kMaxLine)
+            carry.append(chunk.substr(start, std::min(nl - start, kMaxLine - carry.size())));
           on_line(carry, &stat, file_index);
           carry.clear();
         } else {
@@ -175,8 +177,8 @@ class Scanner {
       if (stat->rank < 0) stat->rank = rank_from_line(line);
       if (!stat->has_first) {
         stat->has_first = true;
-        stat->first_error = Where{stat->path, stat->rank, stat->lines, timestamp,
-                                  detail::clip(line)};
+        stat->first_error =
+            Where{stat->path, stat->rank, stat->lines, timestamp, detail::clip(line)};
         stat->first_error_pattern = detail::normalize_pattern(line, 200);
       }
       tokens_.clear();
@@ -251,8 +253,11 @@ json Scanner::result() const {
   for (size_t i = 0; i < files_.size(); ++i) {
     const FileStat& f = files_[i];
     bytes += f.bytes;
-    json j{{"path", f.path},     {"bytes", f.bytes},       {"lines", f.lines},
-           {"errors", f.errors}, {"warnings", f.warnings}};
+    json j{{"path", f.path},
+           {"bytes", f.bytes},
+           {"lines", f.lines},
+           {"errors", f.errors},
+           {"warnings", f.warnings}};
     j["rank"] = f.rank < 0 ? json(nullptr) : json(f.rank);
     j["first_error"] = f.has_first ? f.first_error.to_json() : json(nullptr);
     files.push_back(j);
@@ -382,15 +387,16 @@ json Scanner::result() const {
         "rank of the files unknown or identical: name them rank_<n>/device-<n> or rely on "
         "RankID in torch_npu error lines for per-rank comparison");
   }
-  return json{{"files", files},
-              {"total_bytes", bytes},
-              {"total_lines", total_lines_},
-              {"first_error",
-               first_file == files_.size() ? json(nullptr) : files_[first_file].first_error.to_json()},
-              {"timeline", timeline},
-              {"patterns", patterns},
-              {"per_rank", per_rank},
-              {"notes", notes}};
+  return json{
+      {"files", files},
+      {"total_bytes", bytes},
+      {"total_lines", total_lines_},
+      {"first_error",
+       first_file == files_.size() ? json(nullptr) : files_[first_file].first_error.to_json()},
+      {"timeline", timeline},
+      {"patterns", patterns},
+      {"per_rank", per_rank},
+      {"notes", notes}};
 }
 
 }  // namespace
@@ -398,8 +404,8 @@ json Scanner::result() const {
 int rank_from_path(const std::string& path) {
   static const std::regex kRank(R"((?:rank|device|worker|node)[_-]?(\d{1,5}))", std::regex::icase);
   int rank = -1;
-  for (auto it = std::sregex_iterator(path.begin(), path.end(), kRank); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(path.begin(), path.end(), kRank);
+       it != std::sregex_iterator(); ++it) {
     rank = std::stoi((*it)[1].str());
   }
   return rank;
@@ -433,8 +439,7 @@ std::string extract_timestamp(std::string_view line) {
   return {};
 }
 
-std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths,
-                                          size_t max_files) {
+std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths, size_t max_files) {
   std::vector<std::string> out;
   for (const std::string& p : paths) {
     std::error_code ec;
@@ -447,8 +452,8 @@ std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths,
                                       "' is neither a file nor a directory");
     }
     std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(p, ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(p, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       if (!it->is_regular_file(ec)) continue;
       const std::string name = it->path().filename().string();

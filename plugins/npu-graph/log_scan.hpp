@@ -19,8 +19,7 @@ struct LogScanOptions {
 };
 
 // Expands directories (recursively, *.log and plog-* files) into a sorted list of files.
-std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths,
-                                          size_t max_files);
+std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths, size_t max_files);
 
 nlohmann::json scan_logs(const std::vector<std::string>& files, const LogScanOptions& options);
 

@@ -117,8 +117,10 @@ json device_gaps(const std::vector<Interval>& kernels, const ProfileOptions& o,
                          " us; the longest is " +
                          std::to_string(static_cast<long>(all.front().len)) + " us between " +
                          all.front().before + " and " + all.front().after},
-         {"evidence", {{"idle_ratio", round3(ratio)}, {"longest_gap_us", round3(all.front().len)},
-                       {"source", source}}},
+         {"evidence",
+          {{"idle_ratio", round3(ratio)},
+           {"longest_gap_us", round3(all.front().len)},
+           {"source", source}}},
          {"suggestion",
           "the host does not launch fast enough: use graph mode (torch.compile with the NPU "
           "backend, or NPU graph capture) to cut per-op launch cost, enable TASK_QUEUE_ENABLE=2, "
@@ -267,8 +269,10 @@ json analyze_chrome_trace(const json& trace, const std::string& source, const Pr
     }
     if (late) ++late_compiles;
     if (compile_json.size() < o.top_k) {
-      compile_json.push_back({{"name", c.name}, {"start_us", round3(c.start)},
-                              {"dur_us", round3(c.dur)}, {"after_first_step", late}});
+      compile_json.push_back({{"name", c.name},
+                              {"start_us", round3(c.start)},
+                              {"dur_us", round3(c.dur)},
+                              {"after_first_step", late}});
     }
   }
   std::map<std::string, OpTotal> eager;
@@ -341,8 +345,7 @@ json analyze_chrome_trace(const json& trace, const std::string& source, const Pr
               {"undetermined", undetermined}};
 }
 
-json analyze_ascend_csv(std::string_view text, const std::string& source,
-                        const ProfileOptions& o) {
+json analyze_ascend_csv(std::string_view text, const std::string& source, const ProfileOptions& o) {
   detail::CsvTable t;
   try {
     t = detail::parse_csv(text, source);
@@ -369,8 +372,8 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
                        (col({"OP Type"}) >= 0 && col({"Total Time(us)"}) >= 0);
   const bool kernel = base.find("kernel_details") != std::string::npos ||
                       (col({"Start Time(us)"}) >= 0 && col({"Duration(us)"}) >= 0);
-  const bool op_details = base.find("operator_details") != std::string::npos ||
-                          col({"Device Total Duration(us)"}) >= 0;
+  const bool op_details =
+      base.find("operator_details") != std::string::npos || col({"Device Total Duration(us)"}) >= 0;
   if (op_stat) {
     const size_t type = need(col({"OP Type"}), "OP Type");
     const size_t total = need(col({"Total Time(us)"}), "Total Time(us)");
@@ -384,10 +387,12 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
       ot.count += count_col < 0 ? 1 : static_cast<size_t>(detail::to_number(cell(row, count_col)));
       all += v;
     }
-    return json{{"source", source},       {"kind", "op_statistic"},
+    return json{{"source", source},
+                {"kind", "op_statistic"},
                 {"device_time_us", round3(all)},
                 {"top_ops", top_ops_json(totals, all, o.top_k, source)},
-                {"findings", findings},   {"undetermined", undetermined}};
+                {"findings", findings},
+                {"undetermined", undetermined}};
   }
   if (kernel) {
     const size_t name = need(col({"Type", "OP Type", "Name"}), "Type");
@@ -415,7 +420,8 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
     small_kernel_finding(kernels, o, source, &small, &findings);
     json steps = json::array();
     for (const auto& [step, n] : per_step) steps.push_back({{"step", step}, {"kernels", n}});
-    if (step_col < 0) undetermined.push_back(source + ": no 'Step Id' column: launches per step unknown");
+    if (step_col < 0)
+      undetermined.push_back(source + ": no 'Step Id' column: launches per step unknown");
     return json{{"source", source},
                 {"kind", "kernel_details"},
                 {"kernels", kernels.size()},
@@ -442,7 +448,8 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
       ++totals[cell(row, name)].count;
       all += d;
       if (h > 2 * d && h - d > o.gap_threshold_us && host_bound.size() < o.top_k) {
-        host_bound.push_back({{"name", cell(row, name)}, {"host_us", round3(h)}, {"device_us", round3(d)}});
+        host_bound.push_back(
+            {{"name", cell(row, name)}, {"host_us", round3(h)}, {"device_us", round3(d)}});
       }
     }
     if (!host_bound.empty()) {
@@ -455,11 +462,13 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
             "these ops are launch-bound: graph mode or fused replacements remove the host work; "
             "check for host-side shape computation or synchronisation in them"}});
     }
-    return json{{"source", source},       {"kind", "operator_details"},
+    return json{{"source", source},
+                {"kind", "operator_details"},
                 {"device_time_us", round3(all)},
                 {"top_ops", top_ops_json(totals, all, o.top_k, source)},
                 {"host_bound_ops", host_bound},
-                {"findings", findings},   {"undetermined", undetermined}};
+                {"findings", findings},
+                {"undetermined", undetermined}};
   }
   throw skillrt::invalid_argument(source +
                                   ": unknown CSV: expected kernel_details, op_statistic or "
@@ -468,7 +477,8 @@ json analyze_ascend_csv(std::string_view text, const std::string& source,
 
 json run_profile(const json& input) {
   ProfileOptions o;
-  if (input.contains("gap_threshold_us")) o.gap_threshold_us = input["gap_threshold_us"].get<double>();
+  if (input.contains("gap_threshold_us"))
+    o.gap_threshold_us = input["gap_threshold_us"].get<double>();
   if (input.contains("small_kernel_us")) o.small_kernel_us = input["small_kernel_us"].get<double>();
   if (input.contains("top_k")) o.top_k = input["top_k"].get<size_t>();
   std::vector<std::string> traces, csvs;
@@ -484,11 +494,12 @@ json run_profile(const json& input) {
                                       "' is not a directory");
     }
     std::vector<std::string> found_t, found_c;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::recursive_directory_iterator(dir, ec);
+         it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       const std::string name = it->path().filename().string();
-      if (name == "trace_view.json" || (name.size() > 5 && name.find(".pt.trace.json") != std::string::npos)) {
+      if (name == "trace_view.json" ||
+          (name.size() > 5 && name.find(".pt.trace.json") != std::string::npos)) {
         found_t.push_back(it->path().string());
       } else if (name == "kernel_details.csv" || name == "op_statistic.csv" ||
                  name == "operator_details.csv") {
@@ -535,9 +546,9 @@ json run_profile(const json& input) {
   // op_statistic, then kernel_details, then operator_details.
   const std::vector<std::string> pref = {"chrome-trace", "op_statistic", "kernel_details",
                                          "operator_details"};
-  for (const std::string& key : {std::string("top_ops"), std::string("gaps"), std::string("idle"),
-                                 std::string("small_kernels"), std::string("launches_per_step"),
-                                 std::string("graph")}) {
+  for (const std::string& key :
+       {std::string("top_ops"), std::string("gaps"), std::string("idle"),
+        std::string("small_kernels"), std::string("launches_per_step"), std::string("graph")}) {
     for (const std::string& kind : pref) {
       if (summary.contains(key)) break;
       for (const json& s : sources) {
@@ -554,9 +565,9 @@ json run_profile(const json& input) {
     for (const json& u : s["undetermined"]) undetermined.push_back(u);
   }
   json result{{"sources", sources}, {"findings", findings}, {"undetermined", undetermined}};
-  for (const std::string& key : {std::string("top_ops"), std::string("gaps"), std::string("idle"),
-                                 std::string("small_kernels"), std::string("launches_per_step"),
-                                 std::string("graph")}) {
+  for (const std::string& key :
+       {std::string("top_ops"), std::string("gaps"), std::string("idle"),
+        std::string("small_kernels"), std::string("launches_per_step"), std::string("graph")}) {
     result[key] = summary.contains(key) ? summary[key] : json(nullptr);
   }
   return result;

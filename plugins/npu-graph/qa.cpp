@@ -21,19 +21,19 @@ constexpr double kB = 0.75;
 constexpr size_t kMaxDocFiles = 5000;
 
 const std::set<std::string> kStopWords = {
-    "a",     "an",    "the",   "is",    "are",  "was",   "were", "be",    "been",  "what",
-    "which", "who",   "how",   "why",   "when", "where", "do",   "does",  "did",   "i",
-    "we",    "you",   "it",    "its",   "my",   "our",   "your", "to",    "of",    "in",
-    "on",    "for",   "and",   "or",    "with", "by",    "as",   "at",    "from",  "that",
-    "this",  "these", "there", "can",   "should", "would", "could", "will", "me", "about",
-    "into",  "if",    "then",  "than",  "so",   "not",   "no",   "yes",   "get",   "use",
-    "used",  "using", "any",   "all",   "some", "mean",  "means", "between", "there", "have",
-    "has",   "tell",  "explain", "e",   "g",    "vs"};
+    "a",     "an",    "the",     "is",   "are",    "was",   "were",  "be",      "been",  "what",
+    "which", "who",   "how",     "why",  "when",   "where", "do",    "does",    "did",   "i",
+    "we",    "you",   "it",      "its",  "my",     "our",   "your",  "to",      "of",    "in",
+    "on",    "for",   "and",     "or",   "with",   "by",    "as",    "at",      "from",  "that",
+    "this",  "these", "there",   "can",  "should", "would", "could", "will",    "me",    "about",
+    "into",  "if",    "then",    "than", "so",     "not",   "no",    "yes",     "get",   "use",
+    "used",  "using", "any",     "all",  "some",   "mean",  "means", "between", "there", "have",
+    "has",   "tell",  "explain", "e",    "g",      "vs"};
 // Bigrams of Chinese question words carry no topic.
-const std::set<std::string> kStopBigrams = {"什么", "怎么", "如何", "是什", "么是", "为什",
-                                            "哪些", "可以", "我的", "一个", "这个", "有哪",
-                                            "么意", "意思", "的是", "是否", "么区", "区别",
-                                            "要怎", "么配", "请问", "吗", "的", "是", "了", "在"};
+const std::set<std::string> kStopBigrams = {"什么", "怎么", "如何", "是什", "么是", "为什", "哪些",
+                                            "可以", "我的", "一个", "这个", "有哪", "么意", "意思",
+                                            "的是", "是否", "么区", "区别", "要怎", "么配", "请问",
+                                            "吗",   "的",   "是",   "了",   "在"};
 
 // Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as U+FFFD.
 uint32_t next_code_point(std::string_view s, size_t* i) {
@@ -63,7 +63,8 @@ bool is_cjk(uint32_t cp) {
 
 // A naive English stemmer: enough to let "graphs"/"graph" and "breaks"/"break" meet.
 std::string stem(std::string w) {
-  if (w.size() > 4 && w.compare(w.size() - 3, 3, "ies") == 0) return w.substr(0, w.size() - 3) + "y";
+  if (w.size() > 4 && w.compare(w.size() - 3, 3, "ies") == 0)
+    return w.substr(0, w.size() - 3) + "y";
   if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's') w.pop_back();
   return w;
 }
@@ -80,10 +81,12 @@ std::vector<std::string> sentences(std::string_view text) {
     const char c = text[i];
     if (c == '\n') {
       // A list item or blank line ends a sentence; a wrapped line continues it.
-      const bool next_item = i + 1 < text.size() &&
-                             (text[i + 1] == '-' || text[i + 1] == '*' || text[i + 1] == '\n' ||
-                              text[i + 1] == '|');
-      if (next_item) flush(); else cur.push_back(' ');
+      const bool next_item = i + 1 < text.size() && (text[i + 1] == '-' || text[i + 1] == '*' ||
+                                                     text[i + 1] == '\n' || text[i + 1] == '|');
+      if (next_item)
+        flush();
+      else
+        cur.push_back(' ');
       continue;
     }
     cur.push_back(c);
@@ -248,8 +251,8 @@ std::vector<Section> load_knowledge(const std::vector<std::string>& docs, bool b
     if (fs::is_regular_file(d, ec)) {
       paths.push_back(d);
     } else if (fs::is_directory(d, ec)) {
-      for (auto it = fs::recursive_directory_iterator(d, ec); it != fs::recursive_directory_iterator();
-           it.increment(ec)) {
+      for (auto it = fs::recursive_directory_iterator(d, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (ec) break;
         const std::string ext = detail::to_lower(it->path().extension().string());
         if (it->is_regular_file(ec) && (ext == ".md" || ext == ".markdown")) {
@@ -286,8 +289,8 @@ json answer_question(std::string_view question, const Bm25Index& index, const Qa
                         {"matched_terms", h.matched},
                         {"text", detail::clip(detail::trim(s.text), 1200)}});
   }
-  const bool known = !hits.empty() && hits.front().coverage >= o.min_coverage &&
-                     hits.front().score >= o.min_score;
+  const bool known =
+      !hits.empty() && hits.front().coverage >= o.min_coverage && hits.front().score >= o.min_score;
   json result{{"question", question},
               {"known", known},
               {"passages", passages},
@@ -327,11 +330,13 @@ json answer_question(std::string_view question, const Bm25Index& index, const Qa
     std::sort(chosen.begin(), chosen.end());
     for (size_t i : chosen) {
       std::string sent = sents[i];
-      while (!sent.empty() && (sent[0] == '-' || sent[0] == '*' || sent[0] == ' ')) sent.erase(0, 1);
+      while (!sent.empty() && (sent[0] == '-' || sent[0] == '*' || sent[0] == ' '))
+        sent.erase(0, 1);
       answer += (answer.empty() ? "" : " ") + sent;
     }
     answer += " [" + std::to_string(n + 1) + "]";
-    citations.push_back({{"n", n + 1}, {"source", s.source}, {"heading", s.heading}, {"line", s.line}});
+    citations.push_back(
+        {{"n", n + 1}, {"source", s.source}, {"heading", s.heading}, {"line", s.line}});
   }
   result["answer"] = answer;
   result["citations"] = citations;

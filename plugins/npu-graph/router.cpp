@@ -93,7 +93,8 @@ RouteDecision route_request(const json& input, const RouteTable& table) {
     for (const auto& [kw, w] : r.keywords) {
       if (!keyword_found(lower, kw)) continue;
       d.scores[r.skill] += w;
-      d.reasons.push_back({{"skill", r.skill}, {"weight", w}, {"because", "text mentions '" + kw + "'"}});
+      d.reasons.push_back(
+          {{"skill", r.skill}, {"weight", w}, {"because", "text mentions '" + kw + "'"}});
     }
   }
   auto add = [&](const std::string& name, const std::string& because) {
@@ -120,8 +121,10 @@ RouteDecision route_request(const json& input, const RouteTable& table) {
   // Codes in the text or the attachments point at a concrete error to diagnose.
   std::vector<CodeToken> tokens;
   CodeTable::builtin().scan(text, &tokens);
-  if (input.contains("traceback")) CodeTable::builtin().scan(input["traceback"].get<std::string>(), &tokens);
-  if (!tokens.empty()) add("error_code_in_text", "error code " + std::string(tokens.front().text) + " in the request");
+  if (input.contains("traceback"))
+    CodeTable::builtin().scan(input["traceback"].get<std::string>(), &tokens);
+  if (!tokens.empty())
+    add("error_code_in_text", "error code " + std::string(tokens.front().text) + " in the request");
   static const std::regex kCapture(
       R"(capture_begin|capture_end|aclmdlRICapture|NPUGraph|torch\.npu\.graph|stream is capturing|during NPU graph capture|graph\.replay)",
       std::regex::icase);
@@ -139,8 +142,9 @@ RouteDecision route_request(const json& input, const RouteTable& table) {
   if (best == 0) {
     d.reasons.push_back({{"skill", d.skill},
                          {"weight", 0},
-                         {"because", "no intent keyword or attachment matched; treated as a "
-                                     "knowledge question"}});
+                         {"because",
+                          "no intent keyword or attachment matched; treated as a "
+                          "knowledge question"}});
   }
   return d;
 }
@@ -177,7 +181,8 @@ json sub_skill_input(const std::string& skill, const json& input, std::string* m
   } else if (skill == "npu-graph-capture" || !input.contains("traceback")) {
     in["log"] = text;
   }
-  if (skill == "npu-graph-diagnose" && input.contains("traceback")) in["traceback"] = input["traceback"];
+  if (skill == "npu-graph-diagnose" && input.contains("traceback"))
+    in["traceback"] = input["traceback"];
   return in;
 }
 

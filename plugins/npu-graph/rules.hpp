@@ -16,7 +16,7 @@ struct Rule {
   std::string cls;    // the conclusion class (diagnose) or failure kind (capture)
   std::string layer;  // python-api | cpp-core | opplugin-operator | acl-runtime
   std::string title;
-  std::string topic;  // graph-mode topic, e.g. graph-break; empty when none
+  std::string topic;   // graph-mode topic, e.g. graph-break; empty when none
   std::string source;  // file the rule came from
   int priority = 100;  // lower wins
   double confidence = 0.5;

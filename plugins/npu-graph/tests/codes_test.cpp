@@ -21,11 +21,11 @@ TEST_CASE("scan finds each code family and ignores ids, pids and timestamps") {
   CHECK(scan("[ERROR] 2024-06-12-14:03:27 (PID:100003, Device:0, RankID:-1) ERR01100 OPS call "
              "acl api failed") == std::vector<std::string>{"ERR01100"});
   CHECK(scan("NPU function error: aclrtSynchronizeDevice, error code is 507014") ==
-            std::vector<std::string>{"507014"});
+        std::vector<std::string>{"507014"});
   CHECK(scan("call aclnnMatmul failed, detail:EZ9999: Inner Error! ret=561002") ==
-            std::vector<std::string>{"EZ9999", "561002"});
+        std::vector<std::string>{"EZ9999", "561002"});
   CHECK(scan("EI0002: The wait execution of the Notify register times out") ==
-            std::vector<std::string>{"EI0002"});
+        std::vector<std::string>{"EI0002"});
   // Unknown six-digit numbers, process ids and timestamp fractions are not codes.
   CHECK(scan("GE(100001,python3):2024-05-20-08:00:01.221.334 step 123456 done").empty());
   CHECK(scan("ERR0110 and XERR01100 and EZ99999 and 5070140").empty());
@@ -77,6 +77,7 @@ aclnn: {}
 acl_extra: {}
 acl_families: []
 cann_modules: {}
-)", "code\tmessage\nnot-a-code\tx\n"),
+)",
+                                  "code\tmessage\nnot-a-code\tx\n"),
                     Catch::Contains("acl_error_codes.tsv line 2"));
 }

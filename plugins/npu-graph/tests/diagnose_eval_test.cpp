@@ -28,15 +28,16 @@ json diagnose_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("diagnose reaches 85% on the labelled logs, at least 6 per class") {
-  const std::vector<std::string> classes = {"user-code", "framework-bug", "operator",
-                                            "acl-runtime", "env-config"};
+  const std::vector<std::string> classes = {"user-code", "framework-bug", "operator", "acl-runtime",
+                                            "env-config"};
   std::map<std::string, std::map<std::string, int>> confusion;
   std::map<std::string, int> per_class;
   int total = 0, right = 0;
   std::ostringstream wrong;
   for (const std::string& cls : classes) {
     std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(kData + "/diagnose/" + cls)) files.push_back(e.path());
+    for (const auto& e : fs::directory_iterator(kData + "/diagnose/" + cls))
+      files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
       const json r = diagnose_file(f.string());
@@ -54,9 +55,10 @@ TEST_CASE("diagnose reaches 85% on the labelled logs, at least 6 per class") {
     }
   }
   std::ostringstream table;
-  table << "diagnose: " << right << "/" << total << " correct ("
-        << std::fixed << std::setprecision(1) << 100.0 * right / std::max(total, 1) << "%)\n"
-        << "confusion (rows = label, columns = conclusion):\n" << std::setw(14) << "";
+  table << "diagnose: " << right << "/" << total << " correct (" << std::fixed
+        << std::setprecision(1) << 100.0 * right / std::max(total, 1) << "%)\n"
+        << "confusion (rows = label, columns = conclusion):\n"
+        << std::setw(14) << "";
   std::vector<std::string> cols = classes;
   cols.push_back("undetermined");
   for (const auto& c : cols) table << std::setw(14) << c;
@@ -133,7 +135,8 @@ TEST_CASE("user rule files extend and override the built-in pack") {
     std::ofstream out(path);
     out << "version: 1\nrules:\n"
            "  - id: TEAM-001\n    class: env-config\n    layer: python-api\n    priority: 1\n"
-           "    confidence: 0.9\n    title: our cluster's broken NFS\n    any: ['Stale file handle']\n"
+           "    confidence: 0.9\n    title: our cluster's broken NFS\n    any: ['Stale file "
+           "handle']\n"
            "    next_steps: ['remount /data']\n"
            "  - id: USR-006\n    class: operator\n    layer: opplugin-operator\n    priority: 50\n"
            "    title: retuned OOM rule\n    any: ['NPU out of memory']\n";

@@ -30,8 +30,8 @@ RunResult run_skill(const std::string& skill, const json& input) {
   fs::remove(out);
   std::ofstream(in) << input.dump();
   const std::string cmd = std::string(SKILLRT_BINARY_DIR) + "/bin/skillrt run " + skill +
-                          " --input '" + in.string() + "' --output '" + out.string() +
-                          "' -q > '" + (dir / "stdout").string() + "' 2>&1";
+                          " --input '" + in.string() + "' --output '" + out.string() + "' -q > '" +
+                          (dir / "stdout").string() + "' 2>&1";
   const int status = std::system(cmd.c_str());
   RunResult r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, nullptr};
   std::ifstream o(out);
@@ -47,9 +47,9 @@ RunResult run_skill(const std::string& skill, const json& input) {
 }  // namespace
 
 TEST_CASE("e2e: the entry routes a log to diagnose and returns its result") {
-  const RunResult r = run_skill(
-      "npu-graph", {{"text", "torch.compile 后模型报错，帮我定位"},
-                    {"log", kData + "/diagnose/operator/ez9999_matmul.log"}});
+  const RunResult r =
+      run_skill("npu-graph", {{"text", "torch.compile 后模型报错，帮我定位"},
+                              {"log", kData + "/diagnose/operator/ez9999_matmul.log"}});
   REQUIRE(r.exit_code == 0);
   CHECK(r.output["sub_skill"] == "npu-graph-diagnose");
   CHECK(r.output["result"]["conclusion"] == "operator");
@@ -65,16 +65,17 @@ TEST_CASE("e2e: the entry answers a question through npu-graph-qa") {
 }
 
 TEST_CASE("e2e: each sub-skill runs on bundled data and its output passes its schema") {
-  CHECK(run_skill("npu-graph-diagnose",
-                  {{"log", kData + "/diagnose/env-config/cannot_find_bin.log"}})
-            .output["conclusion"] == "env-config");
+  CHECK(
+      run_skill("npu-graph-diagnose", {{"log", kData + "/diagnose/env-config/cannot_find_bin.log"}})
+          .output["conclusion"] == "env-config");
   const RunResult logs = run_skill("npu-graph-logs", {{"paths", json::array({kData + "/logs"})}});
   REQUIRE(logs.exit_code == 0);
   CHECK(logs.output["per_rank"]["earliest_failing_rank"] == 1);
   const RunResult prof = run_skill("npu-graph-profile", {{"profile_dir", kData + "/profile"}});
   REQUIRE(prof.exit_code == 0);
   CHECK_FALSE(prof.output["top_ops"].empty());
-  const RunResult cap = run_skill("npu-graph-capture", {{"log", kData + "/capture/sync_in_capture.log"}});
+  const RunResult cap =
+      run_skill("npu-graph-capture", {{"log", kData + "/capture/sync_in_capture.log"}});
   REQUIRE(cap.exit_code == 0);
   CHECK(cap.output["kind"] == "capture-unsafe-op");
 }

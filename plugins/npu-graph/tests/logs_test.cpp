@@ -34,7 +34,8 @@ TEST_CASE("timestamps and ranks are read from the usual formats") {
         "2024-05-01 10:20:30.123456");
   CHECK(ng::extract_timestamp("[ERROR] 2024-05-01-10:20:30 (PID:1, Device:0, RankID:3) ERR01100") ==
         "2024-05-01 10:20:30.000000");
-  CHECK(ng::extract_timestamp("[2024-07-16 08:41:02,118] torch._dynamo") == "2024-07-16 08:41:02.118000");
+  CHECK(ng::extract_timestamp("[2024-07-16 08:41:02,118] torch._dynamo") ==
+        "2024-07-16 08:41:02.118000");
   CHECK(ng::extract_timestamp("no time here 2024-05") == "");
   CHECK(ng::rank_from_path("/logs/rank_3/plog-1.log") == 3);
   CHECK(ng::rank_from_path("/logs/device-7/x.log") == 7);
@@ -47,13 +48,15 @@ TEST_CASE("first error across ranks, timeline, collapsed patterns and rank diffe
   {
     std::ofstream r0(dir.path / "rank_0.log");
     for (int i = 0; i < kRepeats; ++i) {
-      r0 << plog("INFO", "RUNTIME", 100, "2024-05-01-10:00:00.000.000", "launch kernel id " + std::to_string(i));
+      r0 << plog("INFO", "RUNTIME", 100, "2024-05-01-10:00:00.000.000",
+                 "launch kernel id " + std::to_string(i));
       r0 << plog("WARNING", "HCCL", 100, "2024-05-01-10:00:01.000.000",
                  "retry link " + std::to_string(i) + " to 0x7f" + std::to_string(1000 + i));
     }
     r0 << plog("ERROR", "HCCL", 100, "2024-05-01-10:00:09.000.000",
                "EI0002: The wait execution of the Notify register times out.");
-    r0 << "[ERROR] 2024-05-01-10:00:09 (PID:100, Device:0, RankID:0) ERR00100 PTA call acl api failed\n";
+    r0 << "[ERROR] 2024-05-01-10:00:09 (PID:100, Device:0, RankID:0) ERR00100 PTA call acl api "
+          "failed\n";
   }
   {
     std::ofstream r1(dir.path / "rank_1.log");
@@ -106,7 +109,8 @@ TEST_CASE("lines that straddle the 1 MiB read buffer are read whole") {
     // Padding so that the error line starts before the 1 MiB boundary and ends after it.
     out << std::string((1u << 20) - bytes - 20, 'y') << "\n";
     ++lines;
-    out << "[ERROR] 2024-01-01-00:00:00 (PID:1, Device:0, RankID:5) ERR01100 OPS call acl api failed\n";
+    out << "[ERROR] 2024-01-01-00:00:00 (PID:1, Device:0, RankID:5) ERR01100 OPS call acl api "
+           "failed\n";
     ++lines;
   }
   const json r = ng::scan_logs({file.string()}, {});

@@ -18,14 +18,23 @@ namespace {
 json make_trace() {
   json ev = json::array();
   ev.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", 1}, {"args", {{"name", "Python"}}}});
-  ev.push_back({{"ph", "M"}, {"name", "process_name"}, {"pid", 2},
-                {"args", {{"name", "Ascend Hardware"}}}});
+  ev.push_back(
+      {{"ph", "M"}, {"name", "process_name"}, {"pid", 2}, {"args", {{"name", "Ascend Hardware"}}}});
   auto dev = [&](const std::string& name, double ts, double dur) {
-    ev.push_back({{"ph", "X"}, {"name", name}, {"pid", 2}, {"tid", 7},
-                  {"ts", std::to_string(ts)}, {"dur", dur}});
+    ev.push_back({{"ph", "X"},
+                  {"name", name},
+                  {"pid", 2},
+                  {"tid", 7},
+                  {"ts", std::to_string(ts)},
+                  {"dur", dur}});
   };
   auto host = [&](const std::string& name, double ts, double dur, const std::string& cat) {
-    ev.push_back({{"ph", "X"}, {"name", name}, {"pid", 1}, {"tid", 1}, {"ts", ts}, {"dur", dur},
+    ev.push_back({{"ph", "X"},
+                  {"name", name},
+                  {"pid", 1},
+                  {"tid", 1},
+                  {"ts", ts},
+                  {"dur", dur},
                   {"cat", cat}});
   };
   for (int s = 0; s < 2; ++s) {
@@ -94,8 +103,9 @@ TEST_CASE("chrome trace with a larger threshold has fewer gaps; bad input is ref
 }
 
 TEST_CASE("Ascend CSVs: kernel_details, op_statistic and operator_details") {
-  std::string kd = "Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start Time(us),"
-                   "Duration(us),Wait Time(us),Block Dim,Input Shapes\n";
+  std::string kd =
+      "Step Id,Model ID,Task ID,Stream ID,Name,Type,Accelerator Core,Start Time(us),"
+      "Duration(us),Wait Time(us),Block Dim,Input Shapes\n";
   double t = 1000;
   for (int s = 1; s <= 2; ++s) {
     kd += std::to_string(s) + ",4294967295,1,2,aclnnMatmul_MatMulV2,MatMulV2,AI_CORE," +
@@ -145,7 +155,8 @@ TEST_CASE("Ascend CSVs: kernel_details, op_statistic and operator_details") {
 }
 
 TEST_CASE("run_profile finds the files of a profile directory") {
-  const fs::path dir = fs::temp_directory_path() / "npu_graph_profile_dir" / "ASCEND_PROFILER_OUTPUT";
+  const fs::path dir =
+      fs::temp_directory_path() / "npu_graph_profile_dir" / "ASCEND_PROFILER_OUTPUT";
   fs::create_directories(dir);
   std::ofstream(dir / "trace_view.json") << make_trace().dump();
   std::ofstream(dir / "op_statistic.csv")

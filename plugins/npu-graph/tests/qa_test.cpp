@@ -22,15 +22,13 @@ const ng::Bm25Index& builtin_index() {
 
 TEST_CASE("tokenizer: English words without stop words, Chinese bigrams") {
   CHECK(ng::tokenize("What is a Graph Break?") == std::vector<std::string>{"graph", "break"});
-  CHECK(ng::tokenize("图模式断图") ==
-        std::vector<std::string>{"图模", "模式", "式断", "断图"});
-  CHECK(ng::tokenize("torch.compile 动态") ==
-        std::vector<std::string>{"torch", "compile", "动态"});
+  CHECK(ng::tokenize("图模式断图") == std::vector<std::string>{"图模", "模式", "式断", "断图"});
+  CHECK(ng::tokenize("torch.compile 动态") == std::vector<std::string>{"torch", "compile", "动态"});
 }
 
 TEST_CASE("markdown is split into headed sections with heading paths and lines") {
-  const auto s = ng::split_markdown("# Top\nintro\n## A\ntext a\n```\n# not a heading\n```\n## B\nb\n",
-                                    "f.md");
+  const auto s = ng::split_markdown(
+      "# Top\nintro\n## A\ntext a\n```\n# not a heading\n```\n## B\nb\n", "f.md");
   REQUIRE(s.size() == 3);
   CHECK(s[0].heading == "Top");
   CHECK(s[1].heading == "Top > A");
@@ -47,10 +45,12 @@ TEST_CASE("15 answerable questions cite the expected section") {
       {"Why does my model recompile when guards fail?", "Guards and recompilation"},
       {"What does reduce-overhead mode do compared with max-autotune?",
        "config.mode: max-autotune and reduce-overhead"},
-      {"What is a FakeTensor Meta implementation needed for?", "FakeTensor and Meta implementations"},
+      {"What is a FakeTensor Meta implementation needed for?",
+       "FakeTensor and Meta implementations"},
       {"What does a torchair converter do?", "Converters|Missing converter in torchair"},
       {"What is the GE graph engine?", "GE graph engine"},
-      {"Which operations are capture-unsafe during NPU graph capture?", "Capture-unsafe operations"},
+      {"Which operations are capture-unsafe during NPU graph capture?",
+       "Capture-unsafe operations"},
       {"What does ASCEND_LAUNCH_BLOCKING do?", "Environment variables for debugging|Task queue"},
       {"What do the aclnn return codes 161002 and 561002 mean?", "aclnn return codes"},
       {"What does the module character in CANN error codes like EZ9999 mean?", "CANN error codes"},
@@ -64,8 +64,9 @@ TEST_CASE("15 answerable questions cite the expected section") {
   for (const auto& [q, expected] : cases) {
     const json r = ng::answer_question(q, builtin_index(), {});
     const bool known = r["known"].get<bool>();
-    const std::string got = r["citations"].empty() ? std::string("(none)")
-                                                   : r["citations"][0]["heading"].get<std::string>();
+    const std::string got = r["citations"].empty()
+                                ? std::string("(none)")
+                                : r["citations"][0]["heading"].get<std::string>();
     bool ok = false;
     size_t start = 0;
     while (known && start <= expected.size()) {
