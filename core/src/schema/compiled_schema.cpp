@@ -141,6 +141,15 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
                     "for example one under /definitions");
   }
 
+  if (!prepared.cycle.empty()) {
+    std::string steps;
+    for (const auto& node : prepared.cycle) steps += (steps.empty() ? "#" : " -> #") + node;
+    return fail(Code::kInvalidArgument,
+                detail::display_pointer(prepared.cycle.front()) +
+                    ": the schema leads back to itself without looking inside the value (" + steps +
+                    "), so validation would never end; break the loop");
+  }
+
   // Documents by URI, so that a fetched document can refer back to one already known.
   std::map<std::string, const Json*> known;
   if (!prepared.base_uri.empty()) known[prepared.base_uri] = &impl->source;

@@ -94,6 +94,33 @@ TEST_CASE("compile rejects a reference that points at nothing", "[schema][compil
       "/properties/a/$ref: reference \"#/definitions/missing\" points at nothing"));
 }
 
+TEST_CASE("compile rejects a schema that loops without descending into the value",
+          "[schema][compile]") {
+  // Each of these once crashed the process: valijson's parser or the validator recursed until
+  // the stack ran out.
+  CHECK(compile_error(json::parse(R"({"$ref": "#"})")) ==
+        "/: the schema leads back to itself without looking inside the value (# -> #), so "
+        "validation would never end; break the loop");
+  CHECK(compile_error(json::parse(R"({"definitions": {"a": {"$ref": "#/definitions/b"},
+                                                      "b": {"$ref": "#/definitions/a"}},
+                                     "$ref": "#/definitions/a"})"))
+            .find("#/definitions/a -> #/definitions/b -> #/definitions/a") != std::string::npos);
+  CHECK(
+      compile_error(json::parse(R"({"definitions": {"a": {"allOf": [{"$ref": "#/definitions/a"}]}},
+                                     "properties": {"x": {"$ref": "#/definitions/a"}}})"))
+          .starts_with("/definitions/a: the schema leads back to itself"));
+  // Recursion through properties or items descends into the value and is fine.
+  auto tree = CompiledSchema::compile(json::parse(R"({
+    "type": "object",
+    "properties": {"children": {"type": "array", "items": {"$ref": "#"}}, "n": {"type": "integer"}}
+  })"));
+  REQUIRE(tree.has_value());
+  const auto violations =
+      (*tree)->validate(json::parse(R"({"children": [{"children": [{"n": "x"}]}]})"));
+  REQUIRE(violations.size() == 1);
+  CHECK(violations[0].pointer == "/children/0/children/0/n");
+}
+
 TEST_CASE("compile refuses remote references unless a fetcher serves them", "[schema][compile]") {
   const json schema = json::parse(R"({"$ref": "http://example.com/other.json#/definitions/a"})");
   const std::string message = compile_error(schema);

@@ -1,6 +1,8 @@
 #include "schema/detail/schema_walk.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 
 #include "schema/detail/rules.hpp"
@@ -113,6 +115,37 @@ class Walker {
     }
   }
 
+  // A cycle among schema objects through keywords that apply to the same value, if any.
+  std::vector<std::string> find_cycle() const {
+    std::map<std::string, int> state;  // 1: on the current path, 2: done
+    std::vector<std::string> path;
+    std::vector<std::string> found;
+    std::function<bool(const std::string&)> visit = [&](const std::string& node) {
+      const int seen = state[node];
+      if (seen == 2) return false;
+      if (seen == 1) {
+        const auto start = std::find(path.begin(), path.end(), node);
+        found.assign(start, path.end());
+        found.push_back(node);
+        return true;
+      }
+      state[node] = 1;
+      path.push_back(node);
+      if (auto it = edges_.find(node); it != edges_.end()) {
+        for (const auto& next : it->second) {
+          if (visit(next)) return true;
+        }
+      }
+      path.pop_back();
+      state[node] = 2;
+      return false;
+    };
+    for (const auto& [node, next] : edges_) {
+      if (visit(node)) return found;
+    }
+    return {};
+  }
+
   void add_resource(const std::string& uri, const std::string& pointer) {
     if (!uri.empty()) resources_.emplace(uri, pointer);
   }
@@ -149,10 +182,17 @@ class Walker {
         continue;
       }
       (*site.copy)["$ref"] = "#" + percent_encode_fragment(pointer);
+      edges_[site.pointer].push_back(pointer);
     }
   }
 
  private:
+  // Keywords whose subschemas apply to the same value rather than to a part of it.
+  static bool in_place(std::string_view keyword) {
+    return keyword == "allOf" || keyword == "anyOf" || keyword == "oneOf" || keyword == "not" ||
+           keyword == "if" || keyword == "then" || keyword == "else" || keyword == "dependencies";
+  }
+
   static void rename(nlohmann::json& object, const std::string& from, const std::string& to) {
     auto it = object.find(from);
     if (it == object.end()) return;
@@ -165,7 +205,9 @@ class Walker {
            const std::string& base, const char* keyword) {
     auto it = original.find(keyword);
     if (it == original.end()) return;
-    schema(*it, copy[keyword], pointer + "/" + escape_pointer_token(keyword), base);
+    const std::string child = pointer + "/" + escape_pointer_token(keyword);
+    if (in_place(keyword)) edges_[pointer].push_back(child);
+    schema(*it, copy[keyword], child, base);
   }
 
   void list(const nlohmann::json& original, nlohmann::json& copy, const std::string& pointer,
@@ -175,7 +217,9 @@ class Walker {
     const std::string prefix = pointer + "/" + keyword + "/";
     nlohmann::json& target = copy[keyword];
     for (std::size_t i = 0; i < it->size(); ++i) {
-      schema((*it)[i], target[i], prefix + std::to_string(i), base);
+      const std::string child = prefix + std::to_string(i);
+      if (in_place(keyword)) edges_[pointer].push_back(child);
+      schema((*it)[i], target[i], child, base);
     }
   }
 
@@ -186,7 +230,9 @@ class Walker {
     const std::string prefix = pointer + "/" + escape_pointer_token(keyword) + "/";
     nlohmann::json& target = copy[keyword];
     for (const auto& [key, value] : it->items()) {
-      schema(value, target[key], prefix + escape_pointer_token(key), base);
+      const std::string child = prefix + escape_pointer_token(key);
+      if (in_place(keyword)) edges_[pointer].push_back(child);
+      schema(value, target[key], child, base);
     }
   }
 
@@ -195,6 +241,7 @@ class Walker {
   std::map<std::string, std::string> resources_;  // absolute URI -> pointer in this document
   std::map<std::string, std::string> anchors_;    // "uri#name" -> pointer in this document
   std::vector<RefSite> refs_;
+  std::map<std::string, std::vector<std::string>> edges_;  // in-place steps between objects
 };
 
 }  // namespace
@@ -234,6 +281,7 @@ PreparedSchema prepare_schema(const nlohmann::json& original, SchemaIndex& index
   walker.add_resource(base, "");
   walker.schema(original, out.for_valijson, "", strip_fragment(retrieval_uri));
   walker.rewrite_refs(original);
+  out.cycle = walker.find_cycle();
   out.base_uri = base;
   // The one identifier valijson keeps: it names the document, so that valijson caches the
   // subschemas of different documents apart.

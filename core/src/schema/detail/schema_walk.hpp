@@ -36,6 +36,11 @@ struct PreparedSchema {
   std::string base_uri;                // absolute URI of the document ("" when it has none)
   std::vector<SchemaSite> patterns;    // "pattern" values and "patternProperties" keys
   std::vector<SchemaSite> unresolved;  // references into this document that point at nothing
+  // Schema objects that lead back to themselves through "$ref", allOf, anyOf, oneOf, not,
+  // if/then/else or dependencies without descending into the value (the first one again at
+  // the end): validating would never end, and valijson's parser overflows the stack on a
+  // "$ref" loop.
+  std::vector<std::string> cycle;
 };
 
 // `original` must outlive `index`: the index points into it. `retrieval_uri` is where the
