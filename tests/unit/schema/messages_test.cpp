@@ -226,3 +226,18 @@ TEST_CASE("a plain id is no keyword in draft 7", "[schema][validate]") {
                      "$ref": "#/definitions/a"})",
                  R"("s")") == Messages{"/: must be integer, got string \"s\""});
 }
+
+TEST_CASE("a value nested too deeply is refused, not followed down the stack",
+          "[schema][validate]") {
+  const auto schema = compile(R"({"type": "array", "items": {"$ref": "#"}})");
+  json deep = json::array();
+  for (int i = 0; i < 100000; ++i) deep = json::array({std::move(deep)});
+  const auto violations = schema->validate(deep);
+  REQUIRE(violations.size() == 1);
+  CHECK(violations[0].keyword == "depth");
+  CHECK(violations[0].message.find("nests deeper than 256 levels") != std::string::npos);
+  CHECK_FALSE(schema->is_valid(deep));
+  json shallow = json::array();
+  for (int i = 0; i < 100; ++i) shallow = json::array({std::move(shallow)});
+  CHECK(schema->validate(shallow).empty());
+}

@@ -27,6 +27,10 @@ struct Finding {
   std::vector<std::string> expected_types;  // set when the value has the wrong type
 };
 
+// How deep a value may nest under a schema that descends into it. The walk is recursive, so a
+// bound keeps a hostile input from exhausting the stack; real skill inputs nest a few levels.
+constexpr int kMaxDepth = 256;
+
 // How many alternatives, properties or values a message lists before it stops.
 constexpr std::size_t kListLimit = 12;
 
@@ -110,10 +114,22 @@ class Explainer final : public vc::ConstraintVisitor {
   // In verdict mode the walk stops at the first failure and phrases nothing: it is the fast
   // path for the common, valid call.
   Explainer(const ExplainContext& context, const Json& target, std::vector<std::string>& path,
-            std::vector<Finding>& out, bool verdict)
-      : context_(context), target_(target), path_(path), out_(out), verdict_(verdict) {}
+            std::vector<Finding>& out, bool verdict, int depth = 0)
+      : context_(context),
+        target_(target),
+        path_(path),
+        out_(out),
+        verdict_(verdict),
+        depth_(depth) {}
 
   bool check(const valijson::Subschema& schema) {
+    if (depth_ > kMaxDepth) {
+      if (!verdict_) {
+        report("depth", "the value nests deeper than " + std::to_string(kMaxDepth) +
+                            " levels, which is not accepted; flatten it");
+      }
+      return false;
+    }
     if (schema.getAlwaysInvalid()) {
       if (!verdict_) {
         report("false",
@@ -721,18 +737,18 @@ class Explainer final : public vc::ConstraintVisitor {
 
   bool check_child(const valijson::Subschema& schema, const Json& value, const std::string& token) {
     if (verdict_) {
-      Explainer child(context_, value, path_, out_, true);
+      Explainer child(context_, value, path_, out_, true, depth_ + 1);
       return child.check(schema);
     }
     path_.push_back(token);
-    Explainer child(context_, value, path_, out_, false);
+    Explainer child(context_, value, path_, out_, false, depth_ + 1);
     const bool ok = child.check(schema);
     path_.pop_back();
     return ok;
   }
 
   bool check_into(const valijson::Subschema& schema, const Json& value, std::vector<Finding>& out) {
-    Explainer probe(context_, value, path_, out, verdict_);
+    Explainer probe(context_, value, path_, out, verdict_, depth_);
     return probe.check(schema);
   }
 
@@ -808,6 +824,7 @@ class Explainer final : public vc::ConstraintVisitor {
   std::vector<std::string>& path_;
   std::vector<Finding>& out_;
   const bool verdict_;
+  const int depth_;
   const valijson::Subschema* current_ = nullptr;
 };
 
