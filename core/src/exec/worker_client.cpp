@@ -162,10 +162,12 @@ std::string WorkerClient::reap() {
     } else if (WIFSIGNALED(status)) {
       const int sig = WTERMSIG(status);
       what = "was killed by signal " + std::to_string(sig) + " (SIG" +
-             std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?") + ")";
-      if (options_.memory_limit_mb > 0 && (sig == SIGABRT || sig == SIGSEGV || sig == SIGKILL)) {
-        what += "; its memory limit is " + std::to_string(options_.memory_limit_mb) + " MB";
+             std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+      // Allocation failure under the address-space limit ends in abort (or the OOM killer).
+      if (options_.memory_limit_mb > 0 && (sig == SIGABRT || sig == SIGKILL)) {
+        what += ", memory limit " + std::to_string(options_.memory_limit_mb) + " MB";
       }
+      what += ")";
     } else if (WIFEXITED(status)) {
       what = "exited with code " + std::to_string(WEXITSTATUS(status));
     }
