@@ -184,7 +184,8 @@ int main(int argc, char** argv) {
                           [&](const std::string& n) { return scanner.wants_text_file(n); });
     });
     const double t_scan = seconds_of([&] {
-      scan = d::scan_files(fs::path(dir), walk.files, scanner, skillrt::gpu_migration::Hooks{});
+      scan =
+          d::scan_files(fs::path(dir), walk.files, scanner, skillrt::gpu_migration::Hooks{}, false);
     });
     const double t_sum = seconds_of([&] { summary = d::summarize(scan, table); });
     std::printf("phases: walk %.3f s, read+tokenize+match %.3f s, findings to JSON %.3f s\n",

@@ -93,15 +93,6 @@ void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* sk
   }
 }
 
-std::string trimmed_line(const LineIndex& idx, int line) {
-  std::string_view l = idx.line_text(line);
-  const size_t b = l.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  l = l.substr(b);
-  if (l.size() > 240) return std::string(l.substr(0, 240)) + "...";
-  return std::string(l);
-}
-
 int effort_rank(const RuleTable& table, const std::string& effort) {
   const EffortClass* c = table.effort_class(effort);
   return c ? c->rank : 0;
@@ -110,7 +101,7 @@ int effort_rank(const RuleTable& table, const std::string& effort) {
 }  // namespace
 
 RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
-                    const Hooks& hooks) {
+                    const Hooks& hooks, bool keep_text) {
   RepoScan out;
   out.root = root;
   const size_t total = files.size();
@@ -137,14 +128,20 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
       }
       RepoFile& file = files[i];
       std::string reason;
-      std::optional<std::string> text = read_source(file.abs, &reason);
-      if (!text) {
+      // Without keep_text one buffer per thread serves every file: a fresh multi-kilobyte
+      // string per file costs more in malloc than the scan itself.
+      thread_local std::string buffer;
+      if (!read_source(file.abs, &buffer, &reason)) {
         slots[i].skipped.push_back({file.rel, reason});
         continue;
       }
       FileScan f;
       f.file = std::move(file);
-      f.text = std::move(*text);
+      if (keep_text) {
+        f.text = buffer;
+      } else {
+        f.text.swap(buffer);
+      }
       const std::string name = f.file.abs.filename().string();
       if (f.file.type == FileType::kPython) {
         f.python = scanner.scan_python(f.text);
@@ -154,6 +151,10 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         scan_notebook(f, scanner, &slots[i].skipped);
       } else {
         f.text_matches = scanner.scan_text(f.text, name);
+      }
+      if (!keep_text) {
+        f.text.swap(buffer);
+        f.text.clear();
       }
       slots[i].scan = std::move(f);
     }
@@ -170,10 +171,8 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
     if (!slot.scan) continue;
     FileScan& f = *slot.scan;
     if (!f.python.errors.empty()) {
-      LineIndex idx(f.text);
       const TokenizeError& e = f.python.errors.front();
-      out.notes.push_back(f.file.rel + ":" + std::to_string(idx.line_of(e.offset)) + ": " +
-                          e.message +
+      out.notes.push_back(f.file.rel + ":" + std::to_string(e.line) + ": " + e.message +
                           " (findings after it may be incomplete; apply refuses to rewrite it)");
     }
     out.files.push_back(std::move(f));
@@ -181,9 +180,9 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   return out;
 }
 
-Json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& lines) {
+Json finding_json(const FileScan& f, const Match& m, int cell) {
   Json j = {{"file", f.file.rel},   {"line", m.line},
-            {"column", m.column},   {"code", trimmed_line(lines, m.line)},
+            {"column", m.column},   {"code", m.code},
             {"matched", m.matched}, {"domain", m.rule->domain},
             {"rule", m.rule->id},   {"alternative", m.rule->alternative},
             {"effort", m.effort},   {"source", m.rule->source},
@@ -197,8 +196,8 @@ Json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& 
 Json summarize(const RepoScan& scan, const RuleTable& table) {
   Json findings = Json::array();
   Json suggestions = Json::array();
-  auto take = [&](const FileScan& f, const Match& m, int cell, const LineIndex& lines) {
-    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell, lines));
+  auto take = [&](const FileScan& f, const Match& m, int cell) {
+    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell));
   };
   for (const FileScan& f : scan.files) {
     std::vector<const Match*> all;
@@ -207,14 +206,10 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
     std::stable_sort(all.begin(), all.end(), [](const Match* a, const Match* b) {
       return a->line != b->line ? a->line < b->line : a->column < b->column;
     });
-    if (!all.empty()) {
-      const LineIndex lines(f.text);
-      for (const Match* m : all) take(f, *m, -1, lines);
-    }
+    for (const Match* m : all) take(f, *m, -1);
     for (const CellScan& c : f.cells) {
-      const LineIndex lines(c.source);
-      for (const Match& m : c.scan.matches) take(f, m, c.index, lines);
-      for (const Match& m : c.magics) take(f, m, c.index, lines);
+      for (const Match& m : c.scan.matches) take(f, m, c.index);
+      for (const Match& m : c.magics) take(f, m, c.index);
     }
   }
 
@@ -325,7 +320,7 @@ Json analyze(const Json& input, const Hooks& hooks) {
   const WalkOptions options = walk_options(input);
   Walk walk = walk_repo(root, options,
                         [&](const std::string& name) { return scanner.wants_text_file(name); });
-  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks);
+  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks, false);
   for (Skipped& s : walk.skipped) scan.skipped.push_back(std::move(s));
   scan.vendored = std::move(walk.vendored);
   Json result = summarize(scan, table);

@@ -161,9 +161,8 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
       continue;
     }
     Rewrite rw = rewrite_python(f.text, f.python, mode);
-    const LineIndex lines(f.text);
     for (const Match& m : f.python.matches) {
-      Json j = finding_json(f, m, -1, lines);
+      Json j = finding_json(f, m, -1);
       if (m.rule->suggestion) {
         suggestions.push_back(j);
         continue;

@@ -42,10 +42,11 @@ WalkOptions walk_options(const nlohmann::json& input);
 RuleTable table_for(const nlohmann::json& input);
 
 // Reads and scans `files`; unreadable, binary and malformed files land in `skipped`.
+// Without `keep_text` the sources are dropped after scanning (findings keep their lines).
 RepoScan scan_files(const std::filesystem::path& root, std::vector<RepoFile> files,
-                    const Scanner& scanner, const Hooks& hooks);
+                    const Scanner& scanner, const Hooks& hooks, bool keep_text = true);
 
-nlohmann::json finding_json(const FileScan& f, const Match& m, int cell, const LineIndex& lines);
+nlohmann::json finding_json(const FileScan& f, const Match& m, int cell);
 
 // Findings, suggestions, per-domain verdicts and the overall verdict.
 nlohmann::json summarize(const RepoScan& scan, const RuleTable& table);

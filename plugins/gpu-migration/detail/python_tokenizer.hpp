@@ -36,6 +36,7 @@ struct Token {
 struct TokenizeError {
   size_t offset = 0;
   std::string message;
+  int line = 0;  // filled by the scanner, which has the line index
 };
 
 struct TokenStream {

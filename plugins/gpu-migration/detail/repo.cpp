@@ -97,24 +97,31 @@ fs::path resolve_root(const std::string& repo) {
 }
 
 std::optional<std::string> read_source(const fs::path& path, std::string* reason) {
+  std::string text;
+  if (!read_source(path, &text, reason)) return std::nullopt;
+  return text;
+}
+
+bool read_source(const fs::path& path, std::string* out, std::string* reason) {
   // POSIX calls rather than ifstream: one open, one fstat, one read for thousands of files.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     *reason = std::string("cannot be read: ") + std::strerror(errno);
-    return std::nullopt;
+    return false;
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
     *reason = std::string("cannot be read: ") + std::strerror(errno);
     ::close(fd);
-    return std::nullopt;
+    return false;
   }
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxSourceBytes) {
     ::close(fd);
     *reason = "larger than 16 MiB: not a source file to migrate (exclude it or split it)";
-    return std::nullopt;
+    return false;
   }
-  std::string text(static_cast<size_t>(st.st_size), '\0');
+  std::string& text = *out;
+  text.resize(static_cast<size_t>(st.st_size));
   size_t got = 0;
   while (got < text.size()) {
     const ssize_t n = ::read(fd, text.data() + got, text.size() - got);
@@ -122,7 +129,7 @@ std::optional<std::string> read_source(const fs::path& path, std::string* reason
     if (n < 0) {
       *reason = std::string("cannot be read: ") + std::strerror(errno);
       ::close(fd);
-      return std::nullopt;
+      return false;
     }
     if (n == 0) break;
     got += static_cast<size_t>(n);
@@ -131,13 +138,13 @@ std::optional<std::string> read_source(const fs::path& path, std::string* reason
   text.resize(got);
   if (std::memchr(text.data(), '\0', text.size()) != nullptr) {
     *reason = "binary file (contains NUL bytes): not scanned";
-    return std::nullopt;
+    return false;
   }
   if (!valid_utf8(text)) {
     *reason = "not valid UTF-8: re-encode it as UTF-8 to have it scanned";
-    return std::nullopt;
+    return false;
   }
-  return text;
+  return true;
 }
 
 bool inside_root(const fs::path& root, const fs::path& path) {

@@ -46,6 +46,8 @@ bool is_excluded(const std::string& rel, const WalkOptions& options);
 // Reads a file for scanning; on failure returns nullopt and sets `reason` (binary, not UTF-8,
 // too large, unreadable), which callers report.
 std::optional<std::string> read_source(const std::filesystem::path& path, std::string* reason);
+// The same into `out`, reusing its storage; false (with `reason`) on failure.
+bool read_source(const std::filesystem::path& path, std::string* out, std::string* reason);
 
 // Writes `content` to `path` through a temporary file in the same folder and a rename, keeping
 // the file's permissions. Throws SkillError on failure; the original is then untouched.

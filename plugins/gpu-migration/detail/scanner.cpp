@@ -125,6 +125,14 @@ void check_version(const RuleIndex& index, std::string_view line, Match& m) {
   m.note = pkg + " " + op + ver + " is at or above " + it->second + " (apis_config.json)";
 }
 
+std::string trimmed(std::string_view l) {
+  const size_t b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return {};
+  l = l.substr(b);
+  if (l.size() > 240) return std::string(l.substr(0, 240)) + "...";
+  return std::string(l);
+}
+
 struct ImportInfo {
   bool is_import = false;
   bool torch = false;
@@ -218,6 +226,7 @@ std::vector<Match> Scanner::scan_text(std::string_view src, std::string_view fil
         x.line = line_no;
         x.column = static_cast<int>(m.position(0)) + 1;
         x.matched = m.str(0);
+        x.code = trimmed(line.back() == '\r' ? line.substr(0, line.size() - 1) : line);
         x.context = "text";
         x.effort = r->effort;
         if (r->version_check) check_version(*index_, line, x);
@@ -237,9 +246,10 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   thread_local std::vector<int> open_of;
   thread_local std::vector<int> code;
   tokenize_python(src, &ts);
-  out.errors = ts.errors;
   const std::vector<Token>& tk = ts.tokens;
   LineIndex lines(src);
+  out.errors = ts.errors;
+  for (TokenizeError& e : out.errors) e.line = lines.line_of(e.offset);
 
   // Lines whose comment marks them as data; brackets matched for the transpose/view pattern.
   std::unordered_set<int> keep_lines;
@@ -280,6 +290,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     m.line = lines.line_of(begin);
     m.column = lines.column_of(begin);
     m.matched = matched;
+    m.code = trimmed(lines.line_text(m.line));
     m.context = context;
     m.effort = rule->effort;
     m.marked_data = keep_lines.count(m.line) != 0;

@@ -17,6 +17,7 @@ struct Match {
   int line = 0;  // 1-based
   int column = 0;
   std::string matched;       // the code the rule fired on
+  std::string code;          // the source line, trimmed: evidence that outlives the source
   std::string context;       // code, string, import, text
   std::string effort;        // the rule's class unless a check refined it
   std::string note;          // what a check found (version pins)
