@@ -100,9 +100,9 @@ void report(Stats& s) {
     return s.latencies_us[std::min(s.latencies_us.size() - 1,
                                    static_cast<size_t>(q * s.latencies_us.size()))];
   };
-  std::printf("{\"calls\":%zu,\"seconds\":%.3f,\"calls_per_s\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f}\n",
-              s.latencies_us.size(), s.seconds, s.latencies_us.size() / s.seconds, at(0.50),
-              at(0.99));
+  std::printf(
+      "{\"calls\":%zu,\"seconds\":%.3f,\"calls_per_s\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f}\n",
+      s.latencies_us.size(), s.seconds, s.latencies_us.size() / s.seconds, at(0.50), at(0.99));
 }
 
 Stats run_stdio(long calls, long inflight, const std::string& tool, const std::string& args,
@@ -269,7 +269,8 @@ Stats run_http(long calls, long connections, const std::string& tool, const std:
   for (auto& t : threads) t.join();
   Stats stats;
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  for (auto& v : per_thread) stats.latencies_us.insert(stats.latencies_us.end(), v.begin(), v.end());
+  for (auto& v : per_thread)
+    stats.latencies_us.insert(stats.latencies_us.end(), v.begin(), v.end());
   return stats;
 }
 

@@ -27,9 +27,8 @@ namespace {
 constexpr std::array<std::string_view, 3> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
 // The revision that still had JSON-RPC batches.
 constexpr std::string_view kBatchVersion = "2025-03-26";
-constexpr std::array<std::string_view, 8> kLevels = {"debug",    "info",  "notice",
-                                                     "warning",  "error", "critical",
-                                                     "alert",    "emergency"};
+constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notice", "warning",
+                                                     "error", "critical", "alert",  "emergency"};
 constexpr int kDefaultLogLevel = 1;  // info: until the client picks a level
 constexpr size_t kMaxCompletionValues = 100;
 constexpr size_t kMaxReportScan = 1000;
@@ -105,11 +104,20 @@ class LogForwarder : public spdlog::sinks::base_sink<std::mutex> {
     }
     std::string_view level = "debug";
     switch (msg.level) {
-      case spdlog::level::info: level = "info"; break;
-      case spdlog::level::warn: level = "warning"; break;
-      case spdlog::level::err: level = "error"; break;
-      case spdlog::level::critical: level = "critical"; break;
-      default: break;
+      case spdlog::level::info:
+        level = "info";
+        break;
+      case spdlog::level::warn:
+        level = "warning";
+        break;
+      case spdlog::level::err:
+        level = "error";
+        break;
+      case spdlog::level::critical:
+        level = "critical";
+        break;
+      default:
+        break;
     }
     server_->broadcast_log(level, logger, text);
   }
@@ -181,11 +189,12 @@ std::string failure_text(const std::string& tool, const exec::Outcome& out) {
   switch (out.code) {
     case Code::kInvalidArgument:
       text = "Invalid arguments for tool '" + tool + "': " + out.message;
-      if (!out.violations.empty() && out.message.find(out.violations.front().message) ==
-                                         std::string::npos) {
+      if (!out.violations.empty() &&
+          out.message.find(out.violations.front().message) == std::string::npos) {
         for (const auto& v : out.violations) text += "\n- " + v.message;
       }
-      text += "\nFix the arguments to match the tool's inputSchema (see tools/list) and call again.";
+      text +=
+          "\nFix the arguments to match the tool's inputSchema (see tools/list) and call again.";
       return text;
     case Code::kDeadlineExceeded:
       return "Tool '" + tool + "' missed its deadline: " + out.message +
@@ -201,8 +210,9 @@ std::string failure_text(const std::string& tool, const exec::Outcome& out) {
 
 std::string tool_result(const std::string& tool, const exec::Outcome& out) {
   if (!out.ok()) {
-    const json result = {{"content", json::array({{{"type", "text"}, {"text", failure_text(tool, out)}}})},
-                         {"isError", true}};
+    const json result = {
+        {"content", json::array({{{"type", "text"}, {"text", failure_text(tool, out)}}})},
+        {"isError", true}};
     return dump(result);
   }
   const std::string text = dump(out.result);
@@ -254,8 +264,8 @@ void Server::Impl::build_tools() {
 
 Server::Server(exec::Executor& executor, ServerOptions options)
     : impl_(std::make_unique<Impl>(executor, std::move(options))) {
-  auto catalog = Catalog::load(executor.registry(), impl_->options.skills_dir,
-                               impl_->options.fixtures_file);
+  auto catalog =
+      Catalog::load(executor.registry(), impl_->options.skills_dir, impl_->options.fixtures_file);
   if (catalog) {
     impl_->catalog = std::move(*catalog);
   } else {
@@ -309,8 +319,7 @@ std::string Server::protocol_version(const Session& session) {
   return session.version;
 }
 
-void Server::broadcast_log(std::string_view level, std::string_view logger,
-                           std::string_view text) {
+void Server::broadcast_log(std::string_view level, std::string_view logger, std::string_view text) {
   const int index = level_index(level);
   std::vector<std::shared_ptr<Session>> live;
   {
@@ -409,8 +418,7 @@ void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg,
   const json id = has_id ? msg["id"] : json();
   const std::string id_text = has_id && is_valid_id(id) ? dump(id) : "null";
   if (msg.value("jsonrpc", json()) != "2.0") {
-    reply(error_message(id_text, kInvalidRequest,
-                        "Invalid Request: \"jsonrpc\" must be \"2.0\""),
+    reply(error_message(id_text, kInvalidRequest, "Invalid Request: \"jsonrpc\" must be \"2.0\""),
           true);
     return;
   }
@@ -422,8 +430,7 @@ void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg,
       reply({}, true);
       return;
     }
-    reply(error_message(id_text, kInvalidRequest,
-                        "Invalid Request: the message has no \"method\""),
+    reply(error_message(id_text, kInvalidRequest, "Invalid Request: the message has no \"method\""),
           true);
     return;
   }
@@ -516,7 +523,8 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
   if (method == "tools/list") {
     const auto offset = parse_cursor(params, tools.size());
     const size_t page = std::max<size_t>(1, options.page_size);
-    if (!offset || (*offset % page) != 0 || (*offset / page) >= std::max<size_t>(1, tool_pages.size())) {
+    if (!offset || (*offset % page) != 0 ||
+        (*offset / page) >= std::max<size_t>(1, tool_pages.size())) {
       reply(error_message(id_text, kInvalidParams,
                           "Invalid params: unknown cursor; pass the nextCursor of the previous "
                           "page, or none for the first"),
@@ -532,11 +540,11 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
     {
       std::lock_guard lock(s->mutex);
       for (const auto& [uri, path] : s->reports) {
-        items.push_back({{"uri", uri},
-                         {"name", path.filename().string()},
-                         {"description", "Report written by a tool during this session: " +
-                                             path.string()},
-                         {"mimeType", mime_type_for(path)}});
+        items.push_back(
+            {{"uri", uri},
+             {"name", path.filename().string()},
+             {"description", "Report written by a tool during this session: " + path.string()},
+             {"mimeType", mime_type_for(path)}});
       }
     }
     reply(list_page(items, "resources", params, id_text), true);
@@ -555,16 +563,17 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
   if (method == "resources/subscribe" || method == "resources/unsubscribe") {
     const std::string uri = params.value("uri", "");
     if (uri.empty()) {
-      reply(error_message(id_text, kInvalidParams, "Invalid params: \"uri\" (a string) is required"),
-            true);
+      reply(
+          error_message(id_text, kInvalidParams, "Invalid params: \"uri\" (a string) is required"),
+          true);
       return;
     }
     if (!resource_known(*s, uri)) {
       const json data = {{"uri", uri}};
-      reply(error_message(id_text, kResourceNotFound,
-                          "Resource not found: '" + uri + "'; list them with resources/list",
-                          &data),
-            true);
+      reply(
+          error_message(id_text, kResourceNotFound,
+                        "Resource not found: '" + uri + "'; list them with resources/list", &data),
+          true);
       return;
     }
     {
@@ -630,10 +639,9 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
     auto values = catalog.complete(ref, argument.value("name", ""), argument.value("value", ""));
     const size_t total = values.size();
     if (values.size() > kMaxCompletionValues) values.resize(kMaxCompletionValues);
-    const json result = {{"completion",
-                          {{"values", values},
-                           {"total", total},
-                           {"hasMore", total > kMaxCompletionValues}}}};
+    const json result = {
+        {"completion",
+         {{"values", values}, {"total", total}, {"hasMore", total > kMaxCompletionValues}}}};
     reply(result_message(id_text, dump(result)), true);
     return;
   }
@@ -680,8 +688,8 @@ std::string Server::Impl::initialize(Session& s, const std::string& id_text, con
   return result_message(id_text, body);
 }
 
-void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id,
-                             const json& params, const Reply& reply) {
+void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
+                             const Reply& reply) {
   const std::string id_text = dump(id);
   const auto name_it = params.find("name");
   if (name_it == params.end() || !name_it->is_string()) {
@@ -860,8 +868,7 @@ std::string Server::Impl::read_resource(Session& s, const std::string& id_text,
   if (!found) {
     const json data = {{"uri", uri}};
     return error_message(id_text, kResourceNotFound,
-                         "Resource not found: '" + uri + "'; list them with resources/list",
-                         &data);
+                         "Resource not found: '" + uri + "'; list them with resources/list", &data);
   }
   if (!*found) {
     return error_message(id_text, kInternalError, "Internal error: " + found->error().message);

@@ -10,8 +10,8 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/read.hpp>
 #include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <cctype>
 #include <deque>
@@ -173,10 +173,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     parser_.emplace();
     parser_->body_limit(impl_->options.max_body_bytes);
     parser_->header_limit(64 * 1024);
-    http::async_read(socket_, buffer_, *parser_,
-                     [self = shared_from_this()](beast::error_code ec, size_t) {
-                       self->on_request(ec);
-                     });
+    http::async_read(
+        socket_, buffer_, *parser_,
+        [self = shared_from_this()](beast::error_code ec, size_t) { self->on_request(ec); });
   }
 
   void on_request(beast::error_code ec) {
@@ -232,8 +231,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     if (!origin_.empty() && !origin_allowed(origin_)) {
       respond(http::status::forbidden,
               http_error_body("Forbidden: Origin '" + origin_ +
-                              "' is not allowed; start the server with --allow-origin " +
-                              origin_ + " to allow it"));
+                              "' is not allowed; start the server with --allow-origin " + origin_ +
+                              " to allow it"));
       origin_.clear();
       return;
     }
@@ -256,9 +255,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     switch (request_.method()) {
-      case http::verb::post: return on_post();
-      case http::verb::get: return on_get();
-      case http::verb::delete_: return on_delete();
+      case http::verb::post:
+        return on_post();
+      case http::verb::get:
+        return on_get();
+      case http::verb::delete_:
+        return on_delete();
       default:
         respond(http::status::method_not_allowed,
                 http_error_body("Method Not Allowed: use POST, GET or DELETE on /mcp"),
@@ -327,13 +329,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     sse_started_ = false;
     auto self = shared_from_this();
-    impl_->server.handle(session->mcp, request_.body(),
-                         [self](std::string message, bool last) {
-                           asio::post(self->socket_.get_executor(),
-                                      [self, message = std::move(message), last]() mutable {
-                                        self->on_reply(std::move(message), last);
-                                      });
-                         });
+    impl_->server.handle(session->mcp, request_.body(), [self](std::string message, bool last) {
+      asio::post(self->socket_.get_executor(),
+                 [self, message = std::move(message), last]() mutable {
+                   self->on_reply(std::move(message), last);
+                 });
+    });
   }
 
   void on_reply(std::string message, bool last) {
@@ -400,9 +401,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     queue(head(http::status::ok, "text/event-stream", std::nullopt, session_headers()));
     // The stream stays open; a read that only ends when the client hangs up keeps us alive.
     auto self = shared_from_this();
-    socket_.async_read_some(asio::buffer(sink_), [self](beast::error_code, size_t) {
-      self->shutdown();
-    });
+    socket_.async_read_some(asio::buffer(sink_),
+                            [self](beast::error_code, size_t) { self->shutdown(); });
   }
 
   void on_delete() {
@@ -424,8 +424,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
     respond(http::status::ok, {}, {}, true);
   }
 
-  std::string head(http::status status, std::string_view content_type,
-                   std::optional<size_t> length, std::string_view extra) const {
+  std::string head(http::status status, std::string_view content_type, std::optional<size_t> length,
+                   std::string_view extra) const {
     std::string out = "HTTP/1.1 ";
     out += std::to_string(static_cast<unsigned>(status));
     out += ' ';
@@ -549,16 +549,17 @@ std::shared_ptr<HttpSession> HttpServer::Impl::new_session() {
 
 void HttpServer::Impl::accept() {
   // `this` outlives every handler: the io_context is a member and destroys them with itself.
-  acceptor.async_accept(asio::make_strand(ioc), [self = this](beast::error_code ec,
-                                                              tcp::socket socket) {
-    if (ec == asio::error::operation_aborted || !self->acceptor.is_open()) return;
-    if (!ec) {
-      beast::error_code ignored;
-      socket.set_option(tcp::no_delay(true), ignored);
-      std::make_shared<Connection>(self, std::move(socket))->start();
-    }
-    self->accept();
-  });
+  acceptor.async_accept(asio::make_strand(ioc),
+                        [self = this](beast::error_code ec, tcp::socket socket) {
+                          if (ec == asio::error::operation_aborted || !self->acceptor.is_open())
+                            return;
+                          if (!ec) {
+                            beast::error_code ignored;
+                            socket.set_option(tcp::no_delay(true), ignored);
+                            std::make_shared<Connection>(self, std::move(socket))->start();
+                          }
+                          self->accept();
+                        });
 }
 
 HttpServer::HttpServer(mcp::Server& server, HttpOptions options)
@@ -600,8 +601,8 @@ Result<uint16_t> HttpServer::listen() {
   if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) {
     return fail(Code::kUnavailable, "cannot listen on " + impl_->options.host + ":" +
-                                        std::to_string(impl_->options.port) + ": " +
-                                        ec.message() + "; choose another port with --http");
+                                        std::to_string(impl_->options.port) + ": " + ec.message() +
+                                        "; choose another port with --http");
   }
   impl_->accept();
   return acceptor.local_endpoint().port();

@@ -4,8 +4,8 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -87,7 +87,8 @@ int serve_stdio_fds(mcp::Server& server, int in_fd, int out_fd, const StdioOptio
         continue;
       }
       if (pending.size() + part.size() > options.max_line_bytes) {
-        writer->write_line(mcp::Server::framing_error(-32600, limit_message(options.max_line_bytes)));
+        writer->write_line(
+            mcp::Server::framing_error(-32600, limit_message(options.max_line_bytes)));
         pending.clear();
         if (nl == std::string_view::npos) {
           discarding = true;

@@ -36,7 +36,8 @@ void check_tool_list(const json& result, const TestHost& host) {
     CHECK(tool["inputSchema"]["type"] == "object");
     if (tool.contains("outputSchema")) CHECK(tool["outputSchema"]["type"] == "object");
     REQUIRE(tool["annotations"].is_object());
-    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
+    for (const char* hint :
+         {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}) {
       CHECK(tool["annotations"][hint].is_boolean());
     }
   }

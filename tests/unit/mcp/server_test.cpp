@@ -26,7 +26,8 @@ TEST_CASE("initialize negotiates the protocol revision") {
   SECTION("a revision we speak is echoed") {
     for (const char* v : {"2025-11-25", "2025-06-18", "2025-03-26"}) {
       Client client(server);
-      auto r = client.request(req(1, "initialize", {{"protocolVersion", v}, {"capabilities", json::object()}}));
+      auto r = client.request(
+          req(1, "initialize", {{"protocolVersion", v}, {"capabilities", json::object()}}));
       CHECK(r["result"]["protocolVersion"] == v);
       CHECK(mcp::Server::initialized(*client.session()));
       CHECK(mcp::Server::protocol_version(*client.session()) == v);
@@ -98,7 +99,8 @@ TEST_CASE("malformed messages get the JSON-RPC error the spec names") {
     CHECK(client.received().size() == base + 8);
   }
   SECTION("a notification with an id is acted on and reported") {
-    client.send(std::string_view(R"({"jsonrpc":"2.0","id":8,"method":"notifications/initialized"})"));
+    client.send(
+        std::string_view(R"({"jsonrpc":"2.0","id":8,"method":"notifications/initialized"})"));
     auto answer = client.wait_for_id(8);
     CHECK(answer["error"]["code"] == -32600);
   }
@@ -330,15 +332,16 @@ TEST_CASE("resources: SKILL.md, templates, and report files written during the s
     CHECK(p["name"] == "echo-review");
     CHECK(p["arguments"].size() == 2);
     auto got = client.request(
-        req(10, "prompts/get", {{"name", "echo-review"}, {"arguments", {{"file", "a.py"}, {"aspect", "style"}}}}));
+        req(10, "prompts/get",
+            {{"name", "echo-review"}, {"arguments", {{"file", "a.py"}, {"aspect", "style"}}}}));
     const std::string text = got["result"]["messages"][0]["content"]["text"];
     CHECK(text.find("Echo a.py back, then check style.") != std::string::npos);
     auto missing_arg = client.request(req(11, "prompts/get", {{"name", "echo-review"}}));
     CHECK(missing_arg["error"]["code"] == -32602);
-    auto completion = client.request(req(
-        12, "completion/complete",
-        {{"ref", {{"type", "ref/resource"}, {"uri", "skill://{name}/SKILL.md"}}},
-         {"argument", {{"name", "name"}, {"value", "ec"}}}}));
+    auto completion =
+        client.request(req(12, "completion/complete",
+                           {{"ref", {{"type", "ref/resource"}, {"uri", "skill://{name}/SKILL.md"}}},
+                            {"argument", {{"name", "name"}, {"value", "ec"}}}}));
     CHECK(completion["result"]["completion"]["values"] == json::array({"echo"}));
   }
   std::filesystem::remove_all(skills);
@@ -363,8 +366,9 @@ TEST_CASE("conformance fixtures are served from the fixtures file") {
   CHECK(tmpl["result"]["contents"][0]["text"].get<std::string>().find("123") != std::string::npos);
   auto binary = client.request(req(4, "resources/read", {{"uri", "test://static-binary"}}));
   CHECK(binary["result"]["contents"][0]["blob"].is_string());
-  auto prompt = client.request(req(5, "prompts/get", {{"name", "test_prompt_with_arguments"},
-                                                      {"arguments", {{"arg1", "A1"}, {"arg2", "B2"}}}}));
+  auto prompt = client.request(req(
+      5, "prompts/get",
+      {{"name", "test_prompt_with_arguments"}, {"arguments", {{"arg1", "A1"}, {"arg2", "B2"}}}}));
   CHECK(prompt["result"]["messages"].dump().find("A1") != std::string::npos);
   auto list = client.request(req(6, "tools/list"));
   bool found = false;

@@ -4,6 +4,7 @@
 
 #include <skillrt/abi.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -16,7 +17,6 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 #include "exec/executor.hpp"
 #include "mcp/server.hpp"

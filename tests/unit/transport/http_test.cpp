@@ -142,8 +142,8 @@ TEST_CASE("HTTP: initialize issues a session that later requests need") {
   auto list = client.post(req(2, "tools/list"), {{"Mcp-Session-Id", init.session}});
   CHECK(list.status == 200);
   CHECK(list.messages()[0]["result"]["tools"].size() == f.host.registry.all().size());
-  auto bad_version = client.post(req(3, "ping"), {{"Mcp-Session-Id", init.session},
-                                                  {"MCP-Protocol-Version", "1900-01-01"}});
+  auto bad_version = client.post(
+      req(3, "ping"), {{"Mcp-Session-Id", init.session}, {"MCP-Protocol-Version", "1900-01-01"}});
   CHECK(bad_version.status == 400);
   auto notification = client.post(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}},
                                   {{"Mcp-Session-Id", init.session}});
@@ -237,8 +237,10 @@ TEST_CASE("HTTP: the GET stream carries messages that answer no request") {
   CHECK(seen.find("notifications/message") != std::string::npos);
   // A second GET stream for the same session is a conflict.
   HttpClient second(f.port);
-  CHECK(second.send(http::verb::get, "", {{"Mcp-Session-Id", session}, {"Accept", "text/event-stream"}})
-            .status == 409);
+  CHECK(
+      second
+          .send(http::verb::get, "", {{"Mcp-Session-Id", session}, {"Accept", "text/event-stream"}})
+          .status == 409);
   // DELETE ends the session and closes its stream.
   CHECK(client.send(http::verb::delete_, "", {{"Mcp-Session-Id", session}}).status == 200);
   beast::error_code ec;
@@ -262,9 +264,11 @@ TEST_CASE("HTTP: many concurrent sessions over keep-alive connections") {
       sessions[c] = init.session;
       for (int i = 0; i < kCalls; ++i) {
         const std::string text = std::to_string(c) + ":" + std::to_string(i);
-        auto r = client.post(call(text, "echo", {{"text", text}}), {{"Mcp-Session-Id", init.session}});
+        auto r =
+            client.post(call(text, "echo", {{"text", text}}), {{"Mcp-Session-Id", init.session}});
         const auto m = r.messages();
-        if (r.status == 200 && m.size() == 1 && m[0]["result"]["structuredContent"]["text"] == text) {
+        if (r.status == 200 && m.size() == 1 &&
+            m[0]["result"]["structuredContent"]["text"] == text) {
           ++ok[c];
         }
       }

@@ -74,12 +74,18 @@ TEST_CASE("stdio survives every malformed input and answers the next valid reque
   write_all(in[1], "\n");
   write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"\xc3\x28\"}\n");
   write_all(in[1], "{this is not json}\n");
-  write_all(in[1], R"([{"jsonrpc":"2.0","id":"b1","method":"ping"}])" "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"nid","method":"notifications/initialized"})" "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":55,"result":{"from":"client"}})" "\n");
+  write_all(in[1], R"([{"jsonrpc":"2.0","id":"b1","method":"ping"}])"
+                   "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"nid","method":"notifications/initialized"})"
+                   "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":55,"result":{"from":"client"}})"
+                   "\n");
   write_all(in[1], "\n   \n");
   write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"crlf\",\"method\":\"ping\"}\r\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}})" "\n");
+  write_all(
+      in[1],
+      R"({"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}})"
+      "\n");
   write_all(in[1], R"({"jsonrpc":"2.0","id":"cut","method":)");  // EOF mid-message
   ::close(in[1]);
   serving.join();
@@ -100,7 +106,7 @@ TEST_CASE("stdio survives every malformed input and answers the next valid reque
   CHECK(lines[6]["error"]["code"] == -32600);  // batch on 2025-11-25
   CHECK(lines[7]["id"] == "nid");
   CHECK(lines[7]["error"]["code"] == -32600);
-  CHECK(lines[8]["id"] == "crlf");            // the client's response got no answer
+  CHECK(lines[8]["id"] == "crlf");  // the client's response got no answer
   // The tool call answers from the pool, so it may come before or after the cut message's error.
   const json& call = lines[9]["id"] == "call" ? lines[9] : lines[10];
   const json& cut = lines[9]["id"] == "call" ? lines[10] : lines[9];
@@ -132,8 +138,12 @@ TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
   ::close(in[0]);
   ::close(out[1]);
   write_all(in[1], kInit);
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"print","arguments":{"text":"x"}}})" "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"ping","method":"ping"})" "\n");
+  write_all(
+      in[1],
+      R"({"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"name":"print","arguments":{"text":"x"}}})"
+      "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"ping","method":"ping"})"
+                   "\n");
   ::close(in[1]);
   const auto lines = read_lines(out[0]);
   ::close(out[0]);

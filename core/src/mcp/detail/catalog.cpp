@@ -1,8 +1,8 @@
 #include "mcp/detail/catalog.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -23,16 +23,20 @@ Result<std::string> read_file(const fs::path& path) {
   return buffer.str();
 }
 
-// The placeholders ({{name}}) a prompt body uses, in order of first use.
+// The placeholders ({{name}}) a prompt body uses, in order of first use. Names are
+// [A-Za-z0-9_-]+; anything else between braces is text.
 std::vector<std::string> placeholders(std::string_view text) {
-  static const std::regex kPlaceholder(R"(\{\{([A-Za-z0-9_-]+)\}\})");
   std::vector<std::string> out;
   std::set<std::string> seen;
-  const std::string s(text);
-  for (auto it = std::sregex_iterator(s.begin(), s.end(), kPlaceholder);
-       it != std::sregex_iterator(); ++it) {
-    std::string name = (*it)[1].str();
-    if (seen.insert(name).second) out.push_back(std::move(name));
+  for (size_t open = text.find("{{"); open != std::string_view::npos;
+       open = text.find("{{", open + 2)) {
+    const size_t close = text.find("}}", open + 2);
+    if (close == std::string_view::npos) break;
+    const std::string_view name = text.substr(open + 2, close - open - 2);
+    const bool valid = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-';
+    });
+    if (valid && seen.insert(std::string(name)).second) out.emplace_back(name);
   }
   return out;
 }
@@ -80,16 +84,16 @@ Prompt skill_prompt(const std::string& skill, const fs::path& file, const std::s
                        {"title", first_line},
                        {"description", first_line + " (workflow of skill " + skill + ")"},
                        {"arguments", arguments}};
-  prompt.messages = nlohmann::json::array(
-      {{{"role", "user"}, {"content", {{"type", "text"}, {"text", text}}}}});
+  prompt.messages =
+      nlohmann::json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", text}}}}});
   return prompt;
 }
 
-Result<void> load_fixtures(const fs::path& file, std::vector<Resource>& resources,
-                           std::vector<ResourceTemplate>& templates, std::vector<Prompt>& prompts,
-                           std::vector<FixtureTool>& tools,
-                           std::map<std::string, std::map<std::string, std::vector<std::string>>>&
-                               completions) {
+Result<void> load_fixtures(
+    const fs::path& file, std::vector<Resource>& resources,
+    std::vector<ResourceTemplate>& templates, std::vector<Prompt>& prompts,
+    std::vector<FixtureTool>& tools,
+    std::map<std::string, std::map<std::string, std::vector<std::string>>>& completions) {
   auto text = read_file(file);
   if (!text) return std::unexpected(text.error());
   const auto doc = nlohmann::json::parse(*text, nullptr, false);
@@ -256,9 +260,8 @@ Result<nlohmann::json> Catalog::get_prompt(std::string_view name,
     for (const auto& arg : prompt.descriptor.value("arguments", nlohmann::json::array())) {
       const std::string arg_name = arg.value("name", "");
       if (arg.value("required", false) && !values.contains(arg_name)) {
-        return fail(Code::kInvalidArgument, "prompt '" + std::string(name) +
-                                                "' needs argument '" + arg_name +
-                                                "': pass it in params.arguments");
+        return fail(Code::kInvalidArgument, "prompt '" + std::string(name) + "' needs argument '" +
+                                                arg_name + "': pass it in params.arguments");
       }
     }
     nlohmann::json result = {{"messages", substitute_json(prompt.messages, values)}};

@@ -16,8 +16,8 @@
 namespace skillrt::mcp::detail {
 
 struct Resource {
-  nlohmann::json descriptor;    // what resources/list shows: uri, name, mimeType, ...
-  std::filesystem::path file;   // read on demand when set
+  nlohmann::json descriptor;        // what resources/list shows: uri, name, mimeType, ...
+  std::filesystem::path file;       // read on demand when set
   std::optional<std::string> text;  // inline content otherwise
   std::optional<std::string> blob;  // inline base64 content
 };
