@@ -106,4 +106,17 @@ check "bad export scope" 2 "$rc"
 out=$("$bin" plugins --json 2>/dev/null)
 check_contains "plugins reports skill documents" '"skill_docs"' "$out"
 
+# `skillrt serve` over stdio: stdout carries protocol lines only, even with a plugin that prints.
+out=$(printf '%s\n' \
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"cli-test","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fx-stdout","arguments":{}}}' \
+  '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"hello","arguments":{"name":"Ada"}}}' \
+  | timeout 30 "$bin" --isolation in-process --plugin-path "$fx" serve 2>/dev/null)
+check "serve answers every request, one line each" 3 "$(printf '%s\n' "$out" | grep -c '^{"jsonrpc":"2.0","id":[123],')"
+check "serve stdout has nothing else" 3 "$(printf '%s\n' "$out" | grep -c .)"
+check_contains "serve runs a skill" 'Hello, Ada!' "$out"
+"$bin" serve --http nonsense >/dev/null 2>&1 </dev/null; rc=$?
+check "serve --http with a bad address" 2 "$rc"
+
 finish

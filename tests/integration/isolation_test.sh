@@ -21,7 +21,7 @@ check_contains "segfault signal" "killed by signal 11 (SIGSEGV) while running sk
 
 err=$(run fx-abort --input '{}' 2>&1 >/dev/null); rc=$?
 check "abort exit" 8 "$rc"
-check_contains "abort signal" "killed by signal 6 (SIGABRT)" "$err"
+check_contains "abort signal" "killed by signal 6 (SIGABRT" "$err"
 
 err=$(run fx-exit --input '{}' 2>&1 >/dev/null); rc=$?
 check "exit(3) exit" 8 "$rc"

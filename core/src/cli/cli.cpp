@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
@@ -13,6 +15,9 @@
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
 #include "cli/worker.hpp"
+#include "mcp/server.hpp"
+#include "transport/http_transport.hpp"
+#include "transport/stdio_transport.hpp"
 #include "common/json_text.hpp"
 #include "common/logging.hpp"
 
@@ -319,6 +324,57 @@ int cmd_export(Runtime& rt, const GlobalOptions& g, const std::string& target,
   return kExitOk;
 }
 
+struct ServeOptions {
+  std::string http;  // [HOST:]PORT; empty: stdio
+  std::string token;
+  std::vector<std::string> origins;
+  size_t max_line_mb = 16;
+};
+
+int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
+  mcp::ServerOptions so;
+  so.version = SKILLRT_VERSION;
+  for (const auto& dir : rt.skills_dirs()) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(dir, ec)) {
+      so.skills_dir = dir;
+      break;
+    }
+  }
+  mcp::Server server(rt.executor(), so);
+  if (o.http.empty()) {
+    transport::StdioOptions stdio;
+    stdio.max_line_bytes = o.max_line_mb << 20;
+    return transport::run_stdio(server, stdio);
+  }
+  transport::HttpOptions http;
+  std::string port_text = o.http;
+  if (auto colon = o.http.rfind(':'); colon != std::string::npos) {
+    http.host = o.http.substr(0, colon);
+    port_text = o.http.substr(colon + 1);
+  }
+  int port = -1;
+  try {
+    size_t used = 0;
+    port = std::stoi(port_text, &used);
+    if (used != port_text.size()) port = -1;
+  } catch (const std::exception&) {
+    port = -1;
+  }
+  if (port < 0 || port > 65535) {
+    return fail_with(g, kExitUsage, Code::kInvalidArgument,
+                     "--http '" + o.http + "': expected [HOST:]PORT, e.g. 8765 or 127.0.0.1:8765");
+  }
+  http.port = static_cast<uint16_t>(port);
+  http.token = o.token;
+  http.allowed_origins = o.origins;
+  http.max_body_bytes = o.max_line_mb << 20;
+  http.on_listening = [&http](uint16_t bound) {
+    spdlog::warn("skillrt MCP server listening on http://{}:{}/mcp", http.host, bound);
+  };
+  return transport::run_http(server, http);
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -367,6 +423,16 @@ int run(int argc, char** argv) {
   auto* plugins = app.add_subcommand("plugins", "List plugin files, versions and load errors");
   plugins->add_flag("--json", g.json, "Print JSON");
   auto* version = app.add_subcommand("version", "Print the skillrt and ABI versions");
+  ServeOptions serve_opts;
+  auto* serve = app.add_subcommand("serve", "Serve every skill as an MCP tool (stdio by default)");
+  serve->add_option("--http", serve_opts.http,
+                    "Streamable HTTP on [HOST:]PORT instead of stdio (binds 127.0.0.1 unless a "
+                    "host is given; port 0 picks a free one)");
+  serve->add_option("--token", serve_opts.token, "Require Authorization: Bearer <token> (HTTP)");
+  serve->add_option("--allow-origin", serve_opts.origins,
+                    "An Origin allowed besides loopback ones (HTTP, repeatable)");
+  serve->add_option("--max-message-mb", serve_opts.max_line_mb,
+                    "Largest message accepted, in MiB (default 16)");
   std::string worker_plugin;
   std::string worker_config = "{}";
   auto* worker = app.add_subcommand("__worker", "");  // internal: process isolation
@@ -435,6 +501,7 @@ int run(int argc, char** argv) {
   if (*route) code = cmd_route(rt, g, text, top);
   if (*ask) code = cmd_ask(rt, g, text, ask_input, ask_quiet);
   if (*export_cmd) code = cmd_export(rt, g, export_target, export_scope);
+  if (*serve) code = cmd_serve(rt, g, serve_opts);
   std::cout.flush();
   std::fflush(nullptr);
   // The runtime is never destroyed: production never unloads plugin libraries (Boost.DLL's

@@ -49,6 +49,7 @@ class Runtime {
   // The router over the registered skills (their SKILL.md cards, or name and description
   // where a skill has none), built on first use; also serves route() from plugins.
   const router::Router& router();
+  const std::vector<std::filesystem::path>& skills_dirs() const { return skills_dirs_; }
 
  private:
   std::vector<std::filesystem::path> skills_dirs_;
