@@ -2,6 +2,8 @@
 // checks of the evidence a conclusion carries.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -128,7 +130,8 @@ TEST_CASE("diagnose says undetermined when nothing matches, and timeouts name th
 }
 
 TEST_CASE("user rule files extend and override the built-in pack") {
-  const fs::path dir = fs::temp_directory_path() / "npu_graph_rules_test";
+  const fs::path dir =
+      fs::temp_directory_path() / ("npu_graph_rules_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string path = (dir / "mine.yaml").string();
   {

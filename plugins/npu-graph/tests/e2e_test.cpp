@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -23,7 +24,11 @@ struct RunResult {
 };
 
 RunResult run_skill(const std::string& skill, const json& input) {
-  const fs::path dir = fs::temp_directory_path() / ("npu_graph_e2e_" + skill);
+  // ctest runs cases in parallel processes: the directory must be unique to this call.
+  static int calls = 0;
+  const fs::path dir =
+      fs::temp_directory_path() /
+      ("npu_graph_e2e_" + skill + "_" + std::to_string(::getpid()) + "_" + std::to_string(++calls));
   fs::create_directories(dir);
   const fs::path in = dir / "in.json";
   const fs::path out = dir / "out.json";

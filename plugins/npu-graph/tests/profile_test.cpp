@@ -1,6 +1,8 @@
 // npu-graph-profile on a generated Chrome trace and Ascend CSVs whose contents the test knows.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -155,8 +157,9 @@ TEST_CASE("Ascend CSVs: kernel_details, op_statistic and operator_details") {
 }
 
 TEST_CASE("run_profile finds the files of a profile directory") {
-  const fs::path dir =
-      fs::temp_directory_path() / "npu_graph_profile_dir" / "ASCEND_PROFILER_OUTPUT";
+  const fs::path dir = fs::temp_directory_path() /
+                       ("npu_graph_profile_dir_" + std::to_string(::getpid())) /
+                       "ASCEND_PROFILER_OUTPUT";
   fs::create_directories(dir);
   std::ofstream(dir / "trace_view.json") << make_trace().dump();
   std::ofstream(dir / "op_statistic.csv")

@@ -2,6 +2,8 @@
 // section, unanswerable ones must get "I don't know".
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -106,7 +108,8 @@ TEST_CASE("5 unanswerable questions get I don't know") {
 }
 
 TEST_CASE("user docs are searched and cited by path") {
-  const fs::path dir = fs::temp_directory_path() / "npu_graph_qa_docs";
+  const fs::path dir =
+      fs::temp_directory_path() / ("npu_graph_qa_docs_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / "team.md") << "# Team notes\n\n## Cluster quota policy\n\nEach team gets "
                                     "sixteen Ascend cards per quota window.\n";
