@@ -8,6 +8,7 @@ packages=(
   libboost1.81-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
   libspdlog-dev libfmt-dev catch2 libcli11-dev libvalijson-dev libxlsxwriter-dev libgit2-dev
   python3 python3-openpyxl json-schema-test-suite
+  flake8 pycodestyle clang-format
 )
 if [[ "${1:-}" == "--with-node" ]]; then
   packages+=(nodejs npm)

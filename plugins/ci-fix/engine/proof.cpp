@@ -1,0 +1,262 @@
+#include "proof.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <nlohmann/json.hpp>
+#include <vector>
+
+namespace skillrt::ci_fix {
+
+const char* proof_level_name(ProofLevel level) {
+  return level == ProofLevel::kComment ? "comments-only" : "whitespace-only";
+}
+
+bool provable(Language lang) { return lang != Language::kNone; }
+
+namespace {
+
+std::string shown(std::string_view src, const Token& t, Language lang) {
+  if (t.kind == TokKind::kIndent || t.kind == TokKind::kDedent || t.kind == TokKind::kEnd ||
+      t.kind == TokKind::kNewline || t.kind == TokKind::kDirectiveEnd) {
+    return kind_name(t.kind);
+  }
+  std::string text = token_text(src, t, lang);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      out += c;
+    }
+  }
+  return std::string(kind_name(t.kind)) + " `" + out + "`";
+}
+
+bool same_text(std::string_view a, const Token& x, std::string_view b, const Token& y,
+               Language lang) {
+  std::string_view ta = a.substr(x.begin, x.end - x.begin);
+  std::string_view tb = b.substr(y.begin, y.end - y.begin);
+  if (lang == Language::kPython) {
+    if (x.kind == TokKind::kNewline) return true;  // "\n", "\r\n" and the implied one alike
+    if (x.kind == TokKind::kString &&
+        (ta.find('\r') != std::string_view::npos || tb.find('\r') != std::string_view::npos)) {
+      return token_text(a, x, lang) == token_text(b, y, lang);
+    }
+    return ta == tb;
+  }
+  if (lang == Language::kCpp && ((x.flags | y.flags) & kTokSpliced)) {
+    return token_text(a, x, lang) == token_text(b, y, lang);
+  }
+  return ta == tb;
+}
+
+// Byte ranges of (non-directive) comments, in order.
+std::vector<std::pair<uint32_t, uint32_t>> comment_ranges(const TokenStream& ts) {
+  std::vector<std::pair<uint32_t, uint32_t>> out;
+  for (const Token& t : ts.tokens) {
+    if (t.kind == TokKind::kComment) out.emplace_back(t.begin, t.end);
+  }
+  return out;
+}
+
+// Walks the bytes of `s` outside the given ranges.
+class OutsideCursor {
+ public:
+  OutsideCursor(std::string_view s, std::vector<std::pair<uint32_t, uint32_t>> ranges)
+      : s_(s), ranges_(std::move(ranges)) {
+    skip();
+  }
+  bool done() const { return pos_ >= s_.size(); }
+  char get() const { return s_[pos_]; }
+  size_t pos() const { return pos_; }
+  void advance() {
+    ++pos_;
+    skip();
+  }
+  // The number of comments crossed so far (a comment removed or added also counts as a change).
+  size_t comments() const { return r_; }
+
+ private:
+  void skip() {
+    while (r_ < ranges_.size() && pos_ >= ranges_[r_].first) {
+      if (pos_ < ranges_[r_].second) pos_ = ranges_[r_].second;
+      ++r_;
+    }
+  }
+  std::string_view s_;
+  std::vector<std::pair<uint32_t, uint32_t>> ranges_;
+  size_t pos_ = 0;
+  size_t r_ = 0;
+};
+
+uint32_t line_of(std::string_view s, size_t pos) {
+  uint32_t line = 1;
+  for (size_t i = 0; i < pos && i < s.size(); ++i) {
+    if (s[i] == '\n') ++line;
+  }
+  return line;
+}
+
+}  // namespace
+
+ProofResult compare_streams(std::string_view before, const TokenStream& tb, std::string_view after,
+                            const TokenStream& ta, ProofLevel level) {
+  ProofResult r;
+  r.method = "tokens";
+  Language lang = tb.lang;
+  size_t i = 0, j = 0;
+  const auto& x = tb.tokens;
+  const auto& y = ta.tokens;
+  while (true) {
+    while (i < x.size() && !is_significant(x[i].kind)) ++i;
+    while (j < y.size() && !is_significant(y[j].kind)) ++j;
+    if (i >= x.size() || j >= y.size()) break;
+    const Token& p = x[i];
+    const Token& q = y[j];
+    if (p.kind != q.kind || !same_text(before, p, after, q, lang)) {
+      r.line = p.line;
+      r.detail = "significant token " + std::to_string(r.compared + 1) +
+                 " differs: " + shown(before, p, lang) + " before the fix, " +
+                 shown(after, q, lang) + " after it";
+      return r;
+    }
+    if (((p.flags | q.flags) & kTokSensitive) &&
+        ((p.flags & kTokAdjacent) != (q.flags & kTokAdjacent))) {
+      r.line = p.line;
+      r.detail = std::string("whitespace ") + ((p.flags & kTokAdjacent) ? "added" : "removed") +
+                 " before " + shown(before, p, lang) +
+                 " inside a macro argument or #define body: the # operator would spell it "
+                 "differently (e.g. TORCH_CHECK(a==b) reports \"a==b\")";
+      return r;
+    }
+    ++r.compared;
+    ++i;
+    ++j;
+  }
+  bool x_left = i < x.size(), y_left = j < y.size();
+  if (x_left || y_left) {
+    const Token& t = x_left ? x[i] : y[j];
+    r.line = x_left ? t.line : 0;
+    r.detail = std::string("token streams differ in length: ") +
+               (x_left ? "the fix removed " + shown(before, t, lang)
+                       : "the fix added " + shown(after, t, lang));
+    return r;
+  }
+  if (level == ProofLevel::kComment) {
+    OutsideCursor a(before, comment_ranges(tb));
+    OutsideCursor b(after, comment_ranges(ta));
+    while (!a.done() && !b.done() && a.get() == b.get() && a.comments() == b.comments()) {
+      a.advance();
+      b.advance();
+    }
+    if (!a.done() || !b.done() || a.comments() != b.comments()) {
+      r.line = line_of(before, a.pos());
+      r.detail = "a comment-only fix changed text outside comments";
+      return r;
+    }
+  }
+  r.passed = true;
+  return r;
+}
+
+namespace {
+
+bool same_yaml(const YAML::Node& a, const YAML::Node& b, std::string* where) {
+  if (a.Type() != b.Type() || a.Tag() != b.Tag()) {
+    *where = "node type or tag";
+    return false;
+  }
+  switch (a.Type()) {
+    case YAML::NodeType::Scalar:
+      if (a.Scalar() != b.Scalar()) {
+        *where = "scalar `" + a.Scalar().substr(0, 40) + "`";
+        return false;
+      }
+      return true;
+    case YAML::NodeType::Sequence:
+      if (a.size() != b.size()) {
+        *where = "sequence length";
+        return false;
+      }
+      for (size_t k = 0; k < a.size(); ++k) {
+        if (!same_yaml(a[k], b[k], where)) return false;
+      }
+      return true;
+    case YAML::NodeType::Map: {
+      if (a.size() != b.size()) {
+        *where = "mapping size";
+        return false;
+      }
+      auto ia = a.begin();
+      auto ib = b.begin();
+      for (; ia != a.end() && ib != b.end(); ++ia, ++ib) {
+        if (!same_yaml(ia->first, ib->first, where) || !same_yaml(ia->second, ib->second, where)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace
+
+ProofResult prove_values(Language lang, std::string_view before, std::string_view after) {
+  ProofResult r;
+  if (lang == Language::kJson) {
+    r.method = "json-value";
+    auto a = nlohmann::json::parse(before.begin(), before.end(), nullptr, false);
+    auto b = nlohmann::json::parse(after.begin(), after.end(), nullptr, false);
+    if (a.is_discarded()) {
+      r.detail = "the file is not valid JSON before the fix, so its value cannot be compared";
+    } else if (b.is_discarded() || a != b) {
+      r.detail = "the JSON value differs after the fix";
+    } else {
+      r.passed = true;
+      r.compared = 1;
+    }
+    return r;
+  }
+  if (lang == Language::kYaml) {
+    r.method = "yaml-value";
+    try {
+      std::vector<YAML::Node> a = YAML::LoadAll(std::string(before));
+      std::vector<YAML::Node> b;
+      try {
+        b = YAML::LoadAll(std::string(after));
+      } catch (const YAML::Exception& e) {
+        r.detail = std::string("the YAML no longer parses after the fix: ") + e.what();
+        return r;
+      }
+      if (a.size() != b.size()) {
+        r.detail = "the number of YAML documents differs after the fix";
+        return r;
+      }
+      for (size_t k = 0; k < a.size(); ++k) {
+        std::string where;
+        if (!same_yaml(a[k], b[k], &where)) {
+          r.detail =
+              "YAML document " + std::to_string(k + 1) + " differs after the fix (" + where + ")";
+          return r;
+        }
+      }
+      r.passed = true;
+      r.compared = a.size();
+    } catch (const YAML::Exception& e) {
+      r.detail = std::string("the file is not valid YAML before the fix: ") + e.what();
+    }
+    return r;
+  }
+  r.method = "none";
+  r.detail = "no tokenizer or parser for this file type, so no fix to it can be proven";
+  return r;
+}
+
+}  // namespace skillrt::ci_fix
