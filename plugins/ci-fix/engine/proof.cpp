@@ -134,6 +134,13 @@ ProofResult compare_streams(std::string_view before, const TokenStream& tb, std:
                  "differently (e.g. TORCH_CHECK(a==b) reports \"a==b\")";
       return r;
     }
+    if (((p.flags | q.flags) & kTokPositional) && p.line != q.line) {
+      r.line = p.line;
+      r.detail = shown(before, p, lang) + " moved from line " + std::to_string(p.line) +
+                 " to line " + std::to_string(q.line) +
+                 ": a shebang or coding cookie works only on lines 1-2";
+      return r;
+    }
     ++r.compared;
     ++i;
     ++j;

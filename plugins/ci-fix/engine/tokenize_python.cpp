@@ -139,8 +139,15 @@ class PyLexer {
         while (e < n && s_[e] != '\n' && s_[e] != '\r') ++e;
         size_t t = e;
         while (t > i && is_hspace(s_[t - 1])) --t;
-        bool directive = is_directive_comment(s_.substr(i, t - i), line_, Language::kPython);
+        std::string_view text = s_.substr(i, t - i);
+        bool directive = is_directive_comment(text, line_, Language::kPython);
         push(directive ? TokKind::kDirectiveComment : TokKind::kComment, i, t);
+        // A shebang works on line 1 only and a coding cookie on lines 1-2: moving one changes
+        // how the file runs or is decoded.
+        if (directive && line_ <= 2 &&
+            (text.substr(0, 2) == "#!" || text.find("coding") != std::string_view::npos)) {
+          toks_->back().flags |= kTokPositional;
+        }
         i = e;
         continue;
       }

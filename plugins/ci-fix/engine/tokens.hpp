@@ -40,10 +40,11 @@ inline bool is_significant(TokKind k) { return k != TokKind::kComment && k != To
 const char* kind_name(TokKind k);
 
 enum TokFlag : uint8_t {
-  kTokSpliced = 1,    // C/C++: contains a backslash-newline that phase 2 removes
-  kTokAdjacent = 2,   // no whitespace or comment between the previous significant token and this
-  kTokSensitive = 4,  // C/C++: whether whitespace separates this token from the previous one is
-                      // observable (macro argument that may be stringified, directive text)
+  kTokSpliced = 1,     // C/C++: contains a backslash-newline that phase 2 removes
+  kTokAdjacent = 2,    // no whitespace or comment between the previous significant token and this
+  kTokSensitive = 4,   // C/C++: whether whitespace separates this token from the previous one is
+                       // observable (macro argument that may be stringified, directive text)
+  kTokPositional = 8,  // its line is part of its meaning (Python shebang, coding cookie)
 };
 
 struct Token {

@@ -74,6 +74,11 @@ TEST_CASE("python: directive comments are tokens", "[ci-fix][tokens][python]") {
   CHECK(!same("import x  # noqa: F401\n", "import x  # noqa:F401\n", Language::kPython));
   CHECK(!same("# -*- coding: latin-1 -*-\nx = 1\n", "# -*- coding: utf-8 -*-\nx = 1\n",
               Language::kPython));
+  // A coding cookie only works on lines 1-2: moving it, or moving a comment into them, fails.
+  CHECK(!same("#!/usr/bin/env python\n# coding: latin-1\nx = 1\n",
+              "#!/usr/bin/env python\n\n# coding: latin-1\nx = 1\n", Language::kPython));
+  CHECK(
+      !same("\n\n\n# coding: latin-1\nx = 1\n", "\n# coding: latin-1\nx = 1\n", Language::kPython));
   CHECK(same("x = 1  # teh\n", "x = 1  # the\n", Language::kPython, ProofLevel::kComment));
   // A comment-only fix must not touch anything outside comments.
   CHECK(!same("x = 1  # teh\n", "x = 1 # the\n", Language::kPython, ProofLevel::kComment));
