@@ -6,21 +6,14 @@
 #include <cstdlib>
 #include <set>
 
+#include "common/path_list.hpp"
 #include "exec/builtin_skills.hpp"
 
 namespace skillrt::cli {
 
 std::vector<std::filesystem::path> default_skills_dirs(const std::vector<std::string>& extra) {
   std::vector<std::filesystem::path> dirs(extra.begin(), extra.end());
-  if (const char* env = std::getenv("SKILLRT_SKILLS_PATH")) {
-    std::string_view list(env);
-    size_t start = 0;
-    while (start <= list.size()) {
-      const size_t end = std::min(list.find(':', start), list.size());
-      if (end > start) dirs.emplace_back(std::string(list.substr(start, end - start)));
-      start = end + 1;
-    }
-  }
+  if (const char* env = std::getenv("SKILLRT_SKILLS_PATH")) append_path_list(env, dirs);
   std::error_code ec;
   const auto exe = boost::dll::program_location(ec);
   if (!ec) {

@@ -139,9 +139,13 @@ void WorkerClient::kill_worker() {
     int status = 0;
     ::waitpid(pid_, &status, 0);
   }
+  pid_ = -1;
+  close_pipes();
+}
+
+void WorkerClient::close_pipes() {
   if (to_worker_ >= 0) ::close(to_worker_);
   if (from_worker_ >= 0) ::close(from_worker_);
-  pid_ = -1;
   to_worker_ = from_worker_ = -1;
   buffer_.clear();
 }
@@ -173,10 +177,7 @@ std::string WorkerClient::reap() {
     }
   }
   pid_ = -1;
-  if (to_worker_ >= 0) ::close(to_worker_);
-  if (from_worker_ >= 0) ::close(from_worker_);
-  to_worker_ = from_worker_ = -1;
-  buffer_.clear();
+  close_pipes();
   return what;
 }
 

@@ -47,6 +47,7 @@ class WorkerClient : public std::enable_shared_from_this<WorkerClient> {
  private:
   bool start(std::string& error);
   void kill_worker();
+  void close_pipes();
   // "killed by signal 11 (SIGSEGV)", "exited with code 3"; reaps the process.
   std::string reap();
   bool send(const nlohmann::json& message);

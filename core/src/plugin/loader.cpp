@@ -1,6 +1,7 @@
 #include "plugin/loader.hpp"
 
 #include "common/json_text.hpp"
+#include "common/path_list.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -288,16 +289,8 @@ SearchPath default_search_path(const std::vector<std::string>& extra) {
   const auto exe = boost::dll::program_location(ec);
   if (!ec) out.builtin_dir = std::filesystem::path(exe.parent_path().string()) / ".." / "lib" /
                              "skillrt" / "plugins";
-  auto add_list = [&](std::string_view list) {
-    size_t start = 0;
-    while (start <= list.size()) {
-      const size_t end = std::min(list.find(':', start), list.size());
-      if (end > start) out.extra_dirs.emplace_back(std::string(list.substr(start, end - start)));
-      start = end + 1;
-    }
-  };
-  if (const char* env = std::getenv("SKILLRT_PLUGIN_PATH")) add_list(env);
-  for (const auto& e : extra) add_list(e);
+  if (const char* env = std::getenv("SKILLRT_PLUGIN_PATH")) append_path_list(env, out.extra_dirs);
+  for (const auto& e : extra) append_path_list(e, out.extra_dirs);
   if (!out.builtin_dir.empty()) {
     out.builtin_dir = std::filesystem::weakly_canonical(out.builtin_dir, ec);
   }
