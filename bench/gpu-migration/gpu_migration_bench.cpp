@@ -1,8 +1,11 @@
 // Generates N Python files with CUDA usage, decoys in strings and comments, and plain code; times
 // gpu-migration-analyze's logic in-process and ripgrep searching the same raw patterns over the
-// same files, in one run, and prints both.
+// same files, in one run, and prints both: wall time and CPU time (user + sys), because on a
+// shared, loaded machine the wall time measures the neighbours as much as the program.
 //
 //   gpu_migration_bench [--files 5000] [--runs 5] [--dir DIR] [--rg rg] [--skillrt BIN]
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,8 +14,10 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "detail/analysis.hpp"
@@ -111,15 +116,46 @@ void generate(const fs::path& dir, int files) {
   }
 }
 
-double seconds_of(const std::function<void()>& fn) {
-  const auto t0 = std::chrono::steady_clock::now();
-  fn();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+struct Cost {
+  double wall = 0;
+  double cpu = 0;  // user + sys
+};
+
+// `who` is RUSAGE_SELF for work done in this process, RUSAGE_CHILDREN for a command run through
+// system() (children's times are added once they have been waited for).
+double cpu_seconds(int who) {
+  rusage u{};
+  getrusage(who, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+Cost cost_of(int who, const std::function<void()>& fn) {
+  const double c0 = cpu_seconds(who);
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return {std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+          cpu_seconds(who) - c0};
+}
+
+double seconds_of(const std::function<void()>& fn) { return cost_of(RUSAGE_SELF, fn).wall; }
+
+Cost median(const std::vector<Cost>& v) {
+  std::vector<double> w, c;
+  for (const Cost& x : v) {
+    w.push_back(x.wall);
+    c.push_back(x.cpu);
+  }
+  std::sort(w.begin(), w.end());
+  std::sort(c.begin(), c.end());
+  return {w[w.size() / 2], c[c.size() / 2]};
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five, fifteen;
+  in >> one >> five >> fifteen;
+  return one + " " + five + " " + fifteen;
 }
 
 }  // namespace
@@ -149,65 +185,93 @@ int main(int argc, char** argv) {
   rg_args += " '" + dir + "' > /dev/null";
   const bool have_rg = std::system((rg + " --version > /dev/null 2>&1").c_str()) == 0;
 
-  std::vector<double> ours, rg_times, rg1_times, cli_times;
+  std::printf("load average before: %s (%u hardware threads)\n", load_average().c_str(),
+              std::thread::hardware_concurrency());
+  std::vector<Cost> ours, rg_times, rg1_times, cli_times;
   size_t findings = 0, suggestions = 0;
   // One warm-up of each, so both read from the page cache.
   skillrt::gpu_migration::analyze({{"repo", dir}});
   if (have_rg) (void)std::system((rg + rg_args).c_str());
   for (int r = 0; r < runs; ++r) {
-    ours.push_back(seconds_of([&] {
+    ours.push_back(cost_of(RUSAGE_SELF, [&] {
       const auto result = skillrt::gpu_migration::analyze({{"repo", dir}});
       findings = result.at("findings").size();
       suggestions = result.at("suggestions").size();
     }));
     if (have_rg) {
-      rg_times.push_back(seconds_of([&] { (void)std::system((rg + rg_args).c_str()); }));
-      rg1_times.push_back(seconds_of([&] { (void)std::system((rg + " -j1" + rg_args).c_str()); }));
+      rg_times.push_back(
+          cost_of(RUSAGE_CHILDREN, [&] { (void)std::system((rg + rg_args).c_str()); }));
+      rg1_times.push_back(
+          cost_of(RUSAGE_CHILDREN, [&] { (void)std::system((rg + " -j1" + rg_args).c_str()); }));
     }
     if (!skillrt.empty()) {
       const std::string cmd = "'" + skillrt +
                               "' run gpu-migration-analyze --quiet --input '{\"repo\": \"" + dir +
                               "\"}' > /dev/null";
-      cli_times.push_back(seconds_of([&] { (void)std::system(cmd.c_str()); }));
+      cli_times.push_back(cost_of(RUSAGE_CHILDREN, [&] { (void)std::system(cmd.c_str()); }));
     }
   }
   {
-    // Where the time goes, once: walk, read + tokenize + match, findings to JSON.
+    // Where the time goes, once: the pieces analyze() is made of, then what the plugin boundary
+    // adds (the SDK serializes the result; the CLI parses, validates and prints it again).
     namespace d = skillrt::gpu_migration::detail;
     const d::RuleTable& table = d::builtin_rule_table();
-    const d::Scanner scanner(table);
+    std::unique_ptr<d::Scanner> scanner;
     d::Walk walk;
     d::RepoScan scan;
     nlohmann::json summary;
+    std::string text;
+    const double t_index = seconds_of([&] { scanner = std::make_unique<d::Scanner>(table); });
     const double t_walk = seconds_of([&] {
       walk = d::walk_repo(fs::path(dir), d::WalkOptions{},
-                          [&](const std::string& n) { return scanner.wants_text_file(n); });
+                          [&](const std::string& n) { return scanner->wants_text_file(n); });
     });
     const double t_scan = seconds_of([&] {
-      scan =
-          d::scan_files(fs::path(dir), walk.files, scanner, skillrt::gpu_migration::Hooks{}, false);
+      scan = d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
+                           d::ScanOptions{false, true});
     });
     const double t_sum = seconds_of([&] { summary = d::summarize(scan, table); });
-    std::printf("phases: walk %.3f s, read+tokenize+match %.3f s, findings to JSON %.3f s\n",
-                t_walk, t_scan, t_sum);
+    const double t_dump = seconds_of([&] { text = summary.dump(); });
+    const double t_free = seconds_of([&] {
+      summary = nullptr;
+      scan = d::RepoScan{};
+    });
+    std::printf(
+        "phases: rule index %.3f s, walk %.3f s, read+tokenize+match+findings JSON %.3f s, "
+        "summary %.3f s, release %.3f s; serializing the result (plugin boundary) %.3f s, "
+        "%.1f MB\n",
+        t_index, t_walk, t_scan, t_sum, t_free, t_dump, static_cast<double>(text.size()) / 1e6);
   }
+  auto report = [](const char* what, const Cost& c) {
+    std::printf("%-58s wall %.3f s  cpu %.3f s\n", what, c.wall, c.cpu);
+  };
   std::printf(
-      "gpu-migration analyze (in-process): median %.3f s over %d runs; %zu "
-      "findings + %zu suggestions, each with domain, rule, alternative, effort\n",
-      median(ours), runs, findings, suggestions);
+      "medians over %d runs; %zu findings + %zu suggestions, each with domain, rule, "
+      "alternative, effort\n",
+      runs, findings, suggestions);
+  const Cost in_process = median(ours);
+  report("gpu-migration analyze (in-process)", in_process);
   if (!cli_times.empty()) {
-    std::printf("skillrt run gpu-migration-analyze (process, JSON out): median %.3f s\n",
-                median(cli_times));
+    report("skillrt run gpu-migration-analyze (process, JSON out)", median(cli_times));
   }
   if (have_rg) {
-    std::printf("ripgrep, %zu raw patterns, default threads: median %.3f s\n",
-                sizeof kRawPatterns / sizeof *kRawPatterns, median(rg_times));
-    std::printf("ripgrep -j1: median %.3f s\n", median(rg1_times));
-    std::printf("ratio analyze / rg (default threads): %.2fx; vs rg -j1: %.2fx\n",
-                median(ours) / median(rg_times), median(ours) / median(rg1_times));
+    const Cost rg_default = median(rg_times), rg_one = median(rg1_times);
+    const std::string what =
+        "ripgrep, " + std::to_string(sizeof kRawPatterns / sizeof *kRawPatterns) + " raw patterns";
+    report(what.c_str(), rg_default);
+    report("ripgrep -j1", rg_one);
+    std::printf("ratio analyze / rg: wall %.2fx, cpu %.2fx; vs rg -j1: wall %.2fx, cpu %.2fx\n",
+                in_process.wall / rg_default.wall, in_process.cpu / rg_default.cpu,
+                in_process.wall / rg_one.wall, in_process.cpu / rg_one.cpu);
+    if (!cli_times.empty()) {
+      const Cost cli = median(cli_times);
+      std::printf("ratio skillrt run / rg: wall %.2fx, cpu %.2fx\n", cli.wall / rg_default.wall,
+                  cli.cpu / rg_default.cpu);
+    }
   } else {
     std::printf("ripgrep not found ('%s'): install Debian package ripgrep for the comparison\n",
                 rg.c_str());
   }
+  std::printf("load average after: %s\n", load_average().c_str());
   return 0;
 }

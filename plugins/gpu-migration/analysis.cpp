@@ -93,15 +93,11 @@ void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* sk
   }
 }
 
-int effort_rank(const RuleTable& table, const std::string& effort) {
-  const EffortClass* c = table.effort_class(effort);
-  return c ? c->rank : 0;
-}
-
 }  // namespace
 
 RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
-                    const Hooks& hooks, bool keep_text) {
+                    const Hooks& hooks, ScanOptions options) {
+  const bool keep_text = options.keep_text;
   RepoScan out;
   out.root = root;
   const size_t total = files.size();
@@ -156,6 +152,15 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         f.text.swap(buffer);
         f.text.clear();
       }
+      if (options.findings_json) {
+        f.findings_json = Json::array();
+        f.suggestions_json = Json::array();
+        for (const Located& l : report_order(f)) {
+          (l.match->rule->suggestion ? f.suggestions_json : f.findings_json)
+              .push_back(finding_json(f, *l.match, l.cell));
+        }
+        f.has_json = true;
+      }
       slots[i].scan = std::move(f);
     }
   };
@@ -193,31 +198,25 @@ Json finding_json(const FileScan& f, const Match& m, int cell) {
   return j;
 }
 
-Json summarize(const RepoScan& scan, const RuleTable& table) {
+std::vector<Located> report_order(const FileScan& f) {
+  std::vector<Located> out;
+  out.reserve(f.python.matches.size() + f.text_matches.size());
+  for (const Match& m : f.python.matches) out.push_back({&m, -1});
+  for (const Match& m : f.text_matches) out.push_back({&m, -1});
+  std::stable_sort(out.begin(), out.end(), [](const Located& a, const Located& b) {
+    return a.match->line != b.match->line ? a.match->line < b.match->line
+                                          : a.match->column < b.match->column;
+  });
+  for (const CellScan& c : f.cells) {
+    for (const Match& m : c.scan.matches) out.push_back({&m, c.index});
+    for (const Match& m : c.magics) out.push_back({&m, c.index});
+  }
+  return out;
+}
+
+Json summarize(RepoScan& scan, const RuleTable& table) {
   Json findings = Json::array();
   Json suggestions = Json::array();
-  auto take = [&](const FileScan& f, const Match& m, int cell) {
-    (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, cell));
-  };
-  for (const FileScan& f : scan.files) {
-    std::vector<const Match*> all;
-    for (const Match& m : f.python.matches) all.push_back(&m);
-    for (const Match& m : f.text_matches) all.push_back(&m);
-    std::stable_sort(all.begin(), all.end(), [](const Match* a, const Match* b) {
-      return a->line != b->line ? a->line < b->line : a->column < b->column;
-    });
-    for (const Match* m : all) take(f, *m, -1);
-    for (const CellScan& c : f.cells) {
-      for (const Match& m : c.scan.matches) take(f, m, c.index);
-      for (const Match& m : c.magics) take(f, m, c.index);
-    }
-  }
-
-  Json domains = Json::array();
-  int worst_rank = -1;
-  std::string worst_effort = "none";
-  double total_days = 0;
-  int total_blockers = 0;
   // One pass over the findings, then one verdict per domain.
   struct Tally {
     std::map<std::string, int> by_effort;
@@ -227,25 +226,46 @@ Json summarize(const RepoScan& scan, const RuleTable& table) {
     std::string effort = "none";
     double days = 0;
   };
-  std::map<std::string, Tally> tallies;
+  std::map<std::string, Tally, std::less<>> tallies;
   for (const Domain& d : table.domains) {
     for (const EffortClass& e : table.effort_classes) tallies[d.id].by_effort[e.id] = 0;
   }
-  for (const Json& f : findings) {
-    Tally& t = tallies[f.at("domain").get_ref<const std::string&>()];
-    ++t.count;
-    const std::string& e = f.at("effort").get_ref<const std::string&>();
-    ++t.by_effort[e];
-    const std::string& rule = f.at("rule").get_ref<const std::string&>();
-    if (std::find(t.rules.begin(), t.rules.end(), rule) == t.rules.end()) t.rules.push_back(rule);
-    const int r = effort_rank(table, e);
-    if (r > t.rank) {
-      t.rank = r;
-      t.effort = e;
+  for (FileScan& f : scan.files) {
+    for (const Located& l : report_order(f)) {
+      const Match& m = *l.match;
+      if (!f.has_json) {
+        (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, l.cell));
+      }
+      if (m.rule->suggestion) continue;
+      Tally& t = tallies[m.rule->domain];
+      ++t.count;
+      ++t.by_effort[m.effort];
+      if (std::find(t.rules.begin(), t.rules.end(), m.rule->id) == t.rules.end()) {
+        t.rules.push_back(m.rule->id);
+      }
+      const EffortClass* c = table.effort_class(m.effort);
+      const int r = c ? c->rank : 0;
+      if (r > t.rank) {
+        t.rank = r;
+        t.effort = m.effort;
+      }
+      if (c && c->days_per_finding) t.days += *c->days_per_finding;
     }
-    const EffortClass* c = table.effort_class(e);
-    if (c && c->days_per_finding) t.days += *c->days_per_finding;
+    if (f.has_json) {
+      // Moved, not copied: each finding is a dozen-key object.
+      for (Json& j : f.findings_json) findings.push_back(std::move(j));
+      for (Json& j : f.suggestions_json) suggestions.push_back(std::move(j));
+      f.findings_json = nullptr;
+      f.suggestions_json = nullptr;
+      f.has_json = false;
+    }
   }
+
+  Json domains = Json::array();
+  int worst_rank = -1;
+  std::string worst_effort = "none";
+  double total_days = 0;
+  int total_blockers = 0;
   for (const Domain& d : table.domains) {
     Tally& t = tallies[d.id];
     std::map<std::string, int>& by_effort = t.by_effort;
@@ -320,7 +340,7 @@ Json analyze(const Json& input, const Hooks& hooks) {
   const WalkOptions options = walk_options(input);
   Walk walk = walk_repo(root, options,
                         [&](const std::string& name) { return scanner.wants_text_file(name); });
-  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks, false);
+  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks, ScanOptions{false, true});
   for (Skipped& s : walk.skipped) scan.skipped.push_back(std::move(s));
   scan.vendored = std::move(walk.vendored);
   Json result = summarize(scan, table);

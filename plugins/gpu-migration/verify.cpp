@@ -169,7 +169,8 @@ nlohmann::json verify_kit(const nlohmann::json& input, const Hooks& hooks) {
   const WalkOptions options = walk_options(input);
   Walk walk = walk_repo(root, options,
                         [&](const std::string& name) { return scanner.wants_text_file(name); });
-  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks, false);
+  RepoScan scan =
+      scan_files(root, std::move(walk.files), scanner, hooks, ScanOptions{false, false});
   scan.vendored = walk.vendored;
   const Json summary = summarize(scan, table);
   const Json& findings = summary.at("findings");

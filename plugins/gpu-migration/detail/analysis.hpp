@@ -28,6 +28,17 @@ struct FileScan {
   std::vector<Match> text_matches;
   std::vector<CellScan> cells;
   bool tokenized_cleanly = true;
+  // Filled by scan_files with ScanOptions::findings_json: the file's findings and suggestions
+  // as JSON, built on the scanning threads rather than one by one afterwards.
+  bool has_json = false;
+  nlohmann::json findings_json;
+  nlohmann::json suggestions_json;
+};
+
+struct ScanOptions {
+  // Without keep_text the sources are dropped after scanning (findings keep their lines).
+  bool keep_text = true;
+  bool findings_json = false;
 };
 
 struct RepoScan {
@@ -42,14 +53,22 @@ WalkOptions walk_options(const nlohmann::json& input);
 RuleTable table_for(const nlohmann::json& input);
 
 // Reads and scans `files`; unreadable, binary and malformed files land in `skipped`.
-// Without `keep_text` the sources are dropped after scanning (findings keep their lines).
 RepoScan scan_files(const std::filesystem::path& root, std::vector<RepoFile> files,
-                    const Scanner& scanner, const Hooks& hooks, bool keep_text = true);
+                    const Scanner& scanner, const Hooks& hooks, ScanOptions options = {});
 
 nlohmann::json finding_json(const FileScan& f, const Match& m, int cell);
 
-// Findings, suggestions, per-domain verdicts and the overall verdict.
-nlohmann::json summarize(const RepoScan& scan, const RuleTable& table);
+// A file's matches in report order: Python and text matches by line and column, then each
+// notebook cell's.
+struct Located {
+  const Match* match;
+  int cell;  // -1 outside notebooks
+};
+std::vector<Located> report_order(const FileScan& f);
+
+// Findings, suggestions, per-domain verdicts and the overall verdict. Findings JSON built by
+// scan_files is moved out of `scan`.
+nlohmann::json summarize(RepoScan& scan, const RuleTable& table);
 
 std::string render_markdown(const nlohmann::json& result);
 void write_xlsx(const nlohmann::json& result, const std::string& path);

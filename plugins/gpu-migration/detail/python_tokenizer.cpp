@@ -51,13 +51,22 @@ bool string_prefix(std::string_view p, bool* fstring) {
 
 class Tokenizer {
  public:
-  Tokenizer(std::string_view src, TokenStream* out) : src_(src), out_(out) {}
+  Tokenizer(std::string_view src, TokenStream* out, const LineFilter* filter)
+      : src_(src), out_(out), filter_(filter) {}
 
   void run(size_t begin, size_t end, bool in_fstring) {
     int depth = 0;
     bool code_since_newline = false;
     size_t i = begin;
     auto push = [&](TokenKind kind, size_t b, size_t e) {
+      if (kind == TokenKind::kNewline && filter_ != nullptr && !end_line()) {
+        code_since_newline = false;
+        return;
+      }
+      if (kind == TokenKind::kName && filter_ != nullptr && !wanted_ &&
+          filter_->wants_name(src_.substr(b, e - b))) {
+        wanted_ = true;
+      }
       Token t;
       t.kind = kind;
       t.begin = b;
@@ -141,6 +150,16 @@ class Tokenizer {
   }
 
  private:
+  // At the end of a logical line: keeps its tokens when the filter wants the line, drops them
+  // otherwise (they were only needed while the line was being read). True when kept.
+  bool end_line() {
+    const bool keep = wanted_;
+    if (!keep) out_->tokens.resize(line_start_);
+    wanted_ = false;
+    line_start_ = out_->tokens.size() + (keep ? 1 : 0);
+    return keep;
+  }
+
   void error(size_t offset, std::string message) {
     out_->errors.push_back(TokenizeError{offset, std::move(message)});
   }
@@ -215,6 +234,10 @@ class Tokenizer {
     t.fstring = fstring;
     t.in_fstring = in_fstring;
     out_->tokens.push_back(t);
+    if (filter_ != nullptr && !wanted_ &&
+        filter_->wants_string(src_.substr(t.content_begin, t.content_end - t.content_begin))) {
+      wanted_ = true;
+    }
     if (fstring) fields(t.content_begin, t.content_end);
     return after;
   }
@@ -264,9 +287,38 @@ class Tokenizer {
 
   std::string_view src_;
   TokenStream* out_;
+  const LineFilter* filter_;
+  size_t line_start_ = 0;  // first token of the logical line being read
+  bool wanted_ = false;    // the filter wants that line
 };
 
 }  // namespace
+
+void LineFilter::add_name(std::string_view name) {
+  if (name.empty()) return;
+  const uint32_t bit = 1u << (name.size() & 31);
+  by_first_[static_cast<unsigned char>(name.front())] |= bit;
+  by_last_[static_cast<unsigned char>(name.back())] |= bit;
+  names_.insert(name);
+}
+
+void LineFilter::add_needle(std::string_view needle) {
+  if (needle.empty()) {
+    every_string_ = true;
+    return;
+  }
+  if (std::find(needles_.begin(), needles_.end(), needle) == needles_.end()) {
+    needles_.push_back(needle);
+  }
+}
+
+bool LineFilter::wants_string(std::string_view content) const {
+  if (every_string_) return true;
+  for (std::string_view n : needles_) {
+    if (content.find(n) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 TokenStream tokenize_python(std::string_view source) {
   TokenStream out;
@@ -274,14 +326,19 @@ TokenStream tokenize_python(std::string_view source) {
   return out;
 }
 
-void tokenize_python(std::string_view source, TokenStream* out) {
+void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter) {
   out->tokens.clear();
   out->errors.clear();
-  out->tokens.reserve(source.size() / 4);
-  Tokenizer(source, out).run(0, source.size(), false);
+  // Filtered, the vector holds one logical line at a time plus the kept ones.
+  out->tokens.reserve(filter != nullptr ? 256 : source.size() / 4);
+  Tokenizer(source, out, filter).run(0, source.size(), false);
 }
 
-LineIndex::LineIndex(std::string_view text) : text_(text) {
+LineIndex::LineIndex(std::string_view text) { assign(text); }
+
+void LineIndex::assign(std::string_view text) {
+  text_ = text;
+  starts_.clear();
   starts_.push_back(0);
   for (size_t i = text.find('\n'); i != std::string_view::npos; i = text.find('\n', i + 1)) {
     if (i + 1 < text.size()) starts_.push_back(i + 1);

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace skillrt::gpu_migration::detail {
@@ -44,16 +45,49 @@ struct TokenStream {
   std::vector<TokenizeError> errors;
 };
 
+// The logical lines a scanner can match on: those with one of the names as a name token, or a
+// string whose text holds one of the needles. Most lines of a project are plain code; with a
+// filter their tokens are dropped as soon as the line ends, so matching and the passes over the
+// token vector see only the lines that matter. Views passed in must outlive the filter.
+class LineFilter {
+ public:
+  void add_name(std::string_view name);
+  // An empty needle keeps every string (a rule that has no literal to look for).
+  void add_needle(std::string_view needle);
+
+  bool wants_name(std::string_view name) const {
+    // Most names are ruled out by (first byte, length) and (last byte, length) before hashing.
+    if (name.empty()) return false;
+    const uint32_t bit = 1u << (name.size() & 31);
+    if (!(by_first_[static_cast<unsigned char>(name.front())] & bit)) return false;
+    if (!(by_last_[static_cast<unsigned char>(name.back())] & bit)) return false;
+    return names_.count(name) != 0;
+  }
+  bool wants_string(std::string_view content) const;
+
+ private:
+  uint32_t by_first_[256] = {};
+  uint32_t by_last_[256] = {};
+  std::unordered_set<std::string_view> names_;
+  std::vector<std::string_view> needles_;
+  bool every_string_ = false;
+};
+
 // Never throws on malformed input: problems are reported in `errors` and tokenizing continues on
 // the next line, so one bad line does not hide the findings in the rest of the file.
 TokenStream tokenize_python(std::string_view source);
-// The same into a caller's stream, reusing its storage (scanning thousands of files).
-void tokenize_python(std::string_view source, TokenStream* out);
+// The same into a caller's stream, reusing its storage (scanning thousands of files). With a
+// filter, only the tokens of the logical lines it wants are kept (each with its closing
+// newline token); errors are reported for the whole source either way.
+void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter = nullptr);
 
 // Maps byte offsets to 1-based line and column numbers.
 class LineIndex {
  public:
+  LineIndex() = default;
   explicit LineIndex(std::string_view text);
+  // Re-indexes for another text, reusing the storage.
+  void assign(std::string_view text);
   int line_of(size_t offset) const;
   int column_of(size_t offset) const;
   size_t line_begin(int line) const;

@@ -32,6 +32,8 @@ class RuleIndex {
   std::vector<const Rule*> texts;
   std::vector<const Rule*> transpose_view;
   std::unordered_map<std::string, std::string> min_versions;  // apis_config.json
+  // The logical lines any Python rule can fire on (see Scanner::Scanner for why it is exact).
+  LineFilter lines;
 };
 
 namespace {
@@ -143,12 +145,26 @@ struct ImportInfo {
 }  // namespace
 
 Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) {
+  // Every match of scan_python lies inside one logical line and needs, in that line, a name token
+  // or a string that the filter is told about here: a chain needs each of its pattern's names
+  // (the longest, usually the rarest, is enough to ask for), an attribute its name, a string rule
+  // its needle, the transpose/view pattern `transpose` or `permute`, and import statements (which
+  // also set the torch import facts) `import` or `from`. Lines with none of them cannot match,
+  // so dropping their tokens changes no result.
+  LineFilter& lf = index_->lines;
+  lf.add_name("import");
+  lf.add_name("from");
   for (const Rule& r : table.rules) {
     switch (r.kind) {
       case MatchKind::kChain:
         for (const Dotted& p : r.patterns) {
           index_->chains[p.front()].push_back({&r, &p});
           index_->add_shape(p.front());
+          const std::string* rarest = &p.front();
+          for (const std::string& part : p) {
+            if (part.size() >= rarest->size()) rarest = &part;
+          }
+          lf.add_name(*rarest);
         }
         break;
       case MatchKind::kImport:
@@ -160,15 +176,19 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
       case MatchKind::kAttribute:
         index_->attributes[r.name].push_back(&r);
         index_->add_shape(r.name);
+        lf.add_name(r.name);
         break;
       case MatchKind::kString:
         index_->strings.push_back(&r);
+        lf.add_needle(r.needle);
         break;
       case MatchKind::kText:
         index_->texts.push_back(&r);
         break;
       case MatchKind::kTransposeView:
         index_->transpose_view.push_back(&r);
+        lf.add_name("transpose");
+        lf.add_name("permute");
         break;
     }
   }
@@ -245,9 +265,11 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   thread_local TokenStream ts;
   thread_local std::vector<int> open_of;
   thread_local std::vector<int> code;
-  tokenize_python(src, &ts);
+  thread_local std::vector<int> stack;
+  thread_local LineIndex lines;
+  tokenize_python(src, &ts, &index_->lines);
   const std::vector<Token>& tk = ts.tokens;
-  LineIndex lines(src);
+  lines.assign(src);
   out.errors = ts.errors;
   for (TokenizeError& e : out.errors) e.line = lines.line_of(e.offset);
 
@@ -255,7 +277,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   std::unordered_set<int> keep_lines;
   open_of.assign(tk.size(), -1);
   {
-    std::vector<int> stack;
+    stack.clear();
     for (size_t i = 0; i < tk.size(); ++i) {
       const Token& t = tk[i];
       if (t.kind == TokenKind::kComment) {
@@ -306,8 +328,8 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   bool at_statement_start = true;
   ImportInfo stmt;
   size_t stmt_first = 0;
-  std::vector<std::string_view> chain;
-  std::vector<size_t> chain_tokens;
+  thread_local std::vector<std::string_view> chain;
+  thread_local std::vector<size_t> chain_tokens;
 
   for (size_t k = 0; k < n; ++k) {
     const Token& t = tok(k);
