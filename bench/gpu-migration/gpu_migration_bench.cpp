@@ -232,15 +232,14 @@ int main(int argc, char** argv) {
     });
     const double t_sum = seconds_of([&] { summary = d::summarize(scan, table); });
     const double t_dump = seconds_of([&] { text = summary.dump(); });
-    const double t_free = seconds_of([&] {
-      summary = nullptr;
-      scan = d::RepoScan{};
-    });
+    const double t_free_scan = seconds_of([&] { scan = d::RepoScan{}; });
+    const double t_free = seconds_of([&] { summary = nullptr; });
     std::printf(
         "phases: rule index %.3f s, walk %.3f s, read+tokenize+match+findings JSON %.3f s, "
-        "summary %.3f s, release %.3f s; serializing the result (plugin boundary) %.3f s, "
-        "%.1f MB\n",
-        t_index, t_walk, t_scan, t_sum, t_free, t_dump, static_cast<double>(text.size()) / 1e6);
+        "summary %.3f s, scan state freed %.3f s, result freed (by the caller) %.3f s; "
+        "serializing the result (plugin boundary) %.3f s, %.1f MB\n",
+        t_index, t_walk, t_scan, t_sum, t_free_scan, t_free, t_dump,
+        static_cast<double>(text.size()) / 1e6);
   }
   auto report = [](const char* what, const Cost& c) {
     std::printf("%-58s wall %.3f s  cpu %.3f s\n", what, c.wall, c.cpu);

@@ -5,11 +5,27 @@
 namespace skillrt::gpu_migration::detail {
 namespace {
 
-bool is_ident_start(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
-}
+// Byte classes by table: the tokenizer asks for every byte of every source file.
+constexpr uint8_t kIdentStart = 1;
+constexpr uint8_t kIdentChar = 2;
+constexpr uint8_t kBlank = 4;
 
-bool is_ident_char(unsigned char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
+struct ByteClasses {
+  uint8_t of[256] = {};
+  constexpr ByteClasses() {
+    for (int c = 0; c < 256; ++c) {
+      const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+      if (start) of[c] |= kIdentStart | kIdentChar;
+      if (c >= '0' && c <= '9') of[c] |= kIdentChar;
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\r') of[c] |= kBlank;
+    }
+  }
+};
+constexpr ByteClasses kBytes;
+
+bool is_ident_start(unsigned char c) { return (kBytes.of[c] & kIdentStart) != 0; }
+
+bool is_ident_char(unsigned char c) { return (kBytes.of[c] & kIdentChar) != 0; }
 
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 
@@ -59,33 +75,53 @@ class Tokenizer {
     bool code_since_newline = false;
     size_t i = begin;
     auto push = [&](TokenKind kind, size_t b, size_t e) {
-      if (kind == TokenKind::kNewline && filter_ != nullptr && !end_line()) {
-        code_since_newline = false;
-        return;
-      }
+      if (kind != TokenKind::kComment && kind != TokenKind::kNewline) code_since_newline = true;
       if (kind == TokenKind::kName && filter_ != nullptr && !wanted_ &&
           filter_->wants_name(src_.substr(b, e - b))) {
         wanted_ = true;
       }
+      if (!emit_) return;
       Token t;
       t.kind = kind;
       t.begin = b;
       t.end = e;
       t.in_fstring = in_fstring;
       out_->tokens.push_back(t);
-      if (kind != TokenKind::kComment && kind != TokenKind::kNewline) code_since_newline = true;
+    };
+    // A logical line ends at [b, e). With a filter, a line is first read without storing tokens;
+    // when the filter wants it, it is read again from its start, storing them (true: `i` was
+    // moved back). Storing every token only to drop most of them cost more than the rereading.
+    auto end_of_line = [&](size_t b, size_t e) {
+      code_since_newline = false;
+      if (filter_ != nullptr && !replaying_) {
+        if (wanted_) {
+          replaying_ = true;
+          emit_ = true;
+          i = line_begin_;
+          depth = 0;
+          return true;
+        }
+        line_begin_ = e;
+        return false;
+      }
+      push(TokenKind::kNewline, b, e);
+      if (filter_ != nullptr) {
+        replaying_ = false;
+        emit_ = false;
+        wanted_ = false;
+        line_begin_ = e;
+      }
+      return false;
     };
     while (i < end) {
       const unsigned char c = static_cast<unsigned char>(src_[i]);
-      if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+      if (kBytes.of[c] & kBlank) {
         ++i;
+        while (i < end && (kBytes.of[static_cast<unsigned char>(src_[i])] & kBlank)) ++i;
         continue;
       }
       if (c == '\n') {
-        if (depth == 0 && !in_fstring && code_since_newline) {
-          push(TokenKind::kNewline, i, i + 1);
-          code_since_newline = false;
-        }
+        if (depth == 0 && !in_fstring && code_since_newline && end_of_line(i, i + 1)) continue;
         ++i;
         continue;
       }
@@ -146,21 +182,13 @@ class Tokenizer {
       push(TokenKind::kOp, i, i + 1);
       ++i;
     }
-    if (!in_fstring && code_since_newline) push(TokenKind::kNewline, end, end);
+    // The last logical line may have no newline; when it is read again, this loop runs again.
+    if (!in_fstring && code_since_newline && end_of_line(end, end)) run(i, end, false);
   }
 
  private:
-  // At the end of a logical line: keeps its tokens when the filter wants the line, drops them
-  // otherwise (they were only needed while the line was being read). True when kept.
-  bool end_line() {
-    const bool keep = wanted_;
-    if (!keep) out_->tokens.resize(line_start_);
-    wanted_ = false;
-    line_start_ = out_->tokens.size() + (keep ? 1 : 0);
-    return keep;
-  }
-
   void error(size_t offset, std::string message) {
+    if (replaying_) return;  // reported when the line was first read
     out_->errors.push_back(TokenizeError{offset, std::move(message)});
   }
 
@@ -233,7 +261,7 @@ class Tokenizer {
     t.content_end = std::min(content_end, end);
     t.fstring = fstring;
     t.in_fstring = in_fstring;
-    out_->tokens.push_back(t);
+    if (emit_) out_->tokens.push_back(t);
     if (filter_ != nullptr && !wanted_ &&
         filter_->wants_string(src_.substr(t.content_begin, t.content_end - t.content_begin))) {
       wanted_ = true;
@@ -288,8 +316,10 @@ class Tokenizer {
   std::string_view src_;
   TokenStream* out_;
   const LineFilter* filter_;
-  size_t line_start_ = 0;  // first token of the logical line being read
-  bool wanted_ = false;    // the filter wants that line
+  bool emit_ = filter_ == nullptr;  // tokens are stored (always without a filter)
+  bool replaying_ = false;          // reading a wanted line the second time
+  bool wanted_ = false;             // the filter wants the line being read
+  size_t line_begin_ = 0;           // where the logical line being read starts
 };
 
 }  // namespace
@@ -329,7 +359,6 @@ TokenStream tokenize_python(std::string_view source) {
 void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter) {
   out->tokens.clear();
   out->errors.clear();
-  // Filtered, the vector holds one logical line at a time plus the kept ones.
   out->tokens.reserve(filter != nullptr ? 256 : source.size() / 4);
   Tokenizer(source, out, filter).run(0, source.size(), false);
 }
