@@ -1,0 +1,33 @@
+// Small text helpers shared by the scanners, the checker and the generator.
+#ifndef SKILLRT_OP_ADAPTATION_DETAIL_TEXT_HPP_
+#define SKILLRT_OP_ADAPTATION_DETAIL_TEXT_HPP_
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::opa::detail {
+
+std::string trim(std::string_view s);
+std::vector<std::string> split_lines(std::string_view text);
+bool starts_with(std::string_view s, std::string_view prefix);
+bool ends_with(std::string_view s, std::string_view suffix);
+std::string join(const std::vector<std::string>& parts, std::string_view sep);
+
+// "npu_rms_norm" -> "NpuRmsNorm"; the leading "npu_" is kept, as op-plugin's file names do for
+// custom ops ("NpuRmsNormKernelNpuOpApi.cpp" is spelled "RmsNormKernelNpuOpApi.cpp" upstream, but
+// both are accepted by verify, which indexes every file of the directory).
+std::string camel_case(std::string_view snake);
+
+// A default value in a canonical form so that a schema default, a Python default and a doc
+// default compare equal when they mean the same value: quotes dropped, numbers re-printed,
+// lists and tuples written as "[a,b]".
+std::string normalize_default(std::string_view text);
+
+// Unified diff of two texts with 3 lines of context; empty when equal. `path` is relative.
+std::string unified_diff(const std::string& path, const std::string& before,
+                         const std::string& after, bool is_new_file);
+
+}  // namespace skillrt::opa::detail
+
+#endif  // SKILLRT_OP_ADAPTATION_DETAIL_TEXT_HPP_

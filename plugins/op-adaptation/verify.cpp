@@ -1,0 +1,1446 @@
+#include "verify.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+#include "cpp_scan.hpp"
+#include "detail/text.hpp"
+#include "optoolkit/sources.hpp"
+#include "py_scan.hpp"
+
+namespace skillrt::opa {
+namespace {
+
+using ops::FunctionSchema;
+using ops::OpEntry;
+using ops::OpSource;
+
+const std::set<std::string> kVersionKeys = {"op_api", "acl_op", "exposed", "internal_format_opapi",
+                                            "dvm", "sparse"};
+const std::set<std::string> kKnownKeys = {
+    "func",   "op_api", "acl_op",     "gen_opapi",           "exposed",
+    "internal_format_opapi",          "dvm",                 "device_check",
+    "tags",   "sparse", "dispatch",   "structured",          "structured_delegate",
+    "use_const_ref_for_mutable_tensors"};
+
+struct LocatedFn {
+  std::string file;
+  const CppFunction* fn;
+};
+
+struct LocatedReg {
+  std::string file;
+  const PyRegistration* reg;
+};
+
+std::string join_versions(const std::vector<std::string>& v) { return detail::join(v, ", "); }
+
+std::set<std::string> to_set(const std::vector<std::string>& v) { return {v.begin(), v.end()}; }
+
+std::vector<std::string> minus(const std::vector<std::string>& a, const std::set<std::string>& b) {
+  std::vector<std::string> out;
+  for (const std::string& x : a) {
+    if (b.count(x) == 0) out.push_back(x);
+  }
+  return out;
+}
+
+// 1-based line of the first occurrence of `needle` in `text`, 0 when absent.
+size_t line_of(const std::string& text, const std::string& needle, size_t from = 0) {
+  const size_t pos = text.find(needle, from);
+  if (pos == std::string::npos) return 0;
+  return static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n')) +
+         1;
+}
+
+// The schema-baseline BC rules of test_compatibility.py (op-adaptation.md 7.2).
+bool bc_compatible(const std::string& old_schema, const std::string& new_schema) {
+  auto split = [](const std::string& s, std::string* ret) {
+    const size_t arrow = s.find("->");
+    *ret = arrow == std::string::npos ? "" : detail::trim(s.substr(arrow + 2));
+    const std::string head = s.substr(0, arrow);
+    const size_t open = head.find('(');
+    const size_t close = head.rfind(')');
+    std::vector<std::string> params;
+    if (open == std::string::npos || close == std::string::npos || close <= open) return params;
+    const std::string inner = head.substr(open + 1, close - open - 1);
+    size_t start = 0;
+    while (start <= inner.size()) {
+      const size_t comma = inner.find(',', start);
+      const std::string p = detail::trim(inner.substr(start, comma - start));
+      if (!p.empty()) params.push_back(p);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    return params;
+  };
+  std::string old_ret;
+  std::string new_ret;
+  const auto old_p = split(old_schema, &old_ret);
+  const auto new_p = split(new_schema, &new_ret);
+  if (old_ret != new_ret) return false;
+  const std::set<std::string> new_set(new_p.begin(), new_p.end());
+  const std::set<std::string> old_set(old_p.begin(), old_p.end());
+  for (const std::string& p : old_p) {
+    if (new_set.count(p) == 0) return false;
+  }
+  std::vector<std::string> old_required;
+  std::vector<std::string> new_required;
+  for (const std::string& p : new_p) {
+    if (old_set.count(p) == 0 && p.find('=') == std::string::npos && p != "*") return false;
+    if (p.find('=') == std::string::npos) new_required.push_back(p);
+  }
+  for (const std::string& p : old_p) {
+    if (p.find('=') == std::string::npos) old_required.push_back(p);
+  }
+  return std::equal(old_required.begin(), old_required.end(), new_required.begin(),
+                    new_required.begin() + static_cast<long>(std::min(old_required.size(),
+                                                                      new_required.size()))) &&
+         old_required.size() <= new_required.size();
+}
+
+class Checker {
+ public:
+  Checker(const Tree& tree, const VerifyOptions& options, VerifyResult* result)
+      : tree_(tree), options_(options), result_(result) {}
+
+  void run() {
+    load_yaml();
+    select_ops();
+    const bool yaml_only = options_.yaml_only || !options_.yaml_file.empty();
+    load_derivatives();
+    if (!yaml_only) load_sources();
+    const size_t total = selected_.size();
+    size_t done = 0;
+    for (const OpEntry* e : selected_) {
+      if (options_.cancelled && options_.cancelled()) break;
+      check_yaml_entry(*e);
+      if (e->parsed.ok()) {
+        if (!yaml_only) check_sources(*e);
+      }
+      if (options_.progress && (++done % 100 == 0 || done == total)) {
+        options_.progress(static_cast<double>(done), static_cast<double>(total), "ops checked");
+      }
+    }
+    check_duplicates_and_symint();
+    if (derivs_) check_derivatives();
+    if (!yaml_only) check_orphan_registrations();
+  }
+
+ private:
+  void add(Finding f) {
+    ++result_->findings_total;
+    Json& br = result_->by_rule[f.rule];
+    if (br.is_null()) br = {{"severity", f.severity}, {"count", 0}};
+    br["count"] = br["count"].get<size_t>() + 1;
+    ++result_->severity_counts[f.severity == "error" ? 0 : f.severity == "warning" ? 1 : 2];
+    if (result_->findings.size() < options_.max_findings) result_->findings.push_back(std::move(f));
+  }
+
+  Finding make(const std::string& severity, const std::string& rule, const std::string& op,
+               std::string message, std::string change, Location where, Location other = {}) {
+    Finding f;
+    f.severity = severity;
+    f.rule = rule;
+    f.op = op;
+    f.message = std::move(message);
+    f.change = std::move(change);
+    f.where = std::move(where);
+    f.other = std::move(other);
+    return f;
+  }
+
+  Location yaml_loc(const OpEntry& e, const std::string& key = "func") const {
+    const auto it = e.key_lines.find(key);
+    return Location{yaml_name_, it == e.key_lines.end() ? e.where.line : it->second};
+  }
+
+  // ---- loading -------------------------------------------------------------------------------
+
+  void load_yaml() {
+    std::optional<std::string> text;
+    if (!options_.yaml_file.empty()) {
+      text = read_file(options_.yaml_file);
+      yaml_name_ = options_.yaml_file;
+    } else {
+      text = tree_.read(kFunctionsYaml);
+      yaml_name_ = kFunctionsYaml;
+    }
+    if (!text) {
+      throw std::invalid_argument("cannot read " + yaml_name_ + " under '" +
+                                  tree_.root().string() +
+                                  "': pass op_plugin as an op-plugin checkout (the directory that "
+                                  "holds op_plugin/config/) or the YAML file itself");
+    }
+    yaml_ = ops::load_source_text(*text, yaml_name_, ops::SourceFormat::kOpPluginFunctions);
+    result_->checks_run.push_back("yaml");
+    for (const OpEntry& e : yaml_.entries) {
+      if (e.parsed.ok()) {
+        by_name_[e.op_name()].push_back(&e);
+        by_base_[e.parsed.schema->name.full_base()].push_back(&e);
+        by_schema_[e.schema_text].push_back(&e);
+      } else {
+        by_name_[e.op_name()].push_back(&e);
+      }
+    }
+  }
+
+  void select_ops() {
+    std::set<const OpEntry*> chosen;
+    if (options_.all) {
+      for (const OpEntry& e : yaml_.entries) selected_.push_back(&e);
+    } else {
+      for (const std::string& name : options_.ops) {
+        std::vector<const OpEntry*> hits;
+        for (auto* m : {&by_name_, &by_base_}) {
+          const auto it = m->find(name);
+          if (it != m->end()) hits.insert(hits.end(), it->second.begin(), it->second.end());
+        }
+        if (hits.empty()) {
+          result_->unknown_ops.push_back(name);
+          Finding f = make("error", "op.unknown", name,
+                           "no entry for '" + name + "' in " + yaml_name_ +
+                               "; nearest: " + detail::join(yaml_.nearest(name, 3), ", "),
+                           yaml_name_, Location{yaml_name_, 0});
+          f.expected = "an entry 'func: " + name + "(...)'";
+          f.found = "none";
+          add(std::move(f));
+        }
+        for (const OpEntry* e : hits) {
+          if (chosen.insert(e).second) selected_.push_back(e);
+        }
+      }
+    }
+    std::set<std::string> names;
+    for (const OpEntry* e : selected_) {
+      if (names.insert(e->op_name()).second) result_->ops_checked.push_back(e->op_name());
+      selected_names_.insert(e->op_name());
+      if (e->parsed.ok()) selected_bases_.insert(e->parsed.schema->name.full_base());
+    }
+  }
+
+  void load_derivatives() {
+    std::optional<std::string> text;
+    std::string name = kDerivativesYaml;
+    if (!options_.yaml_file.empty()) {
+      result_->checks_skipped.emplace_back(
+          "derivatives", "op_plugin is a YAML file, not a checkout: no derivatives.yaml to read");
+      return;
+    }
+    text = tree_.read(kDerivativesYaml);
+    if (!text) {
+      result_->checks_skipped.emplace_back("derivatives", std::string(kDerivativesYaml) +
+                                                              " not found in the checkout");
+      return;
+    }
+    derivs_ = std::make_unique<OpSource>(
+        ops::load_source_text(*text, name, ops::SourceFormat::kOpPluginDerivatives));
+    result_->checks_run.push_back("derivatives");
+  }
+
+  void load_sources() {
+    // C++ kernels.
+    for (const auto& [dir, ns] : {std::pair<std::string, std::string>{kOpApiDir, "op_api"},
+                                  std::pair<std::string, std::string>{kAclOpsDir, "acl_op"}}) {
+      if (!tree_.is_dir(dir)) {
+        result_->checks_skipped.emplace_back("cpp:" + ns, dir + " not found in the checkout");
+        continue;
+      }
+      have_kernel_dir_.insert(ns);
+      for (const std::string& file : tree_.list(dir, ".cpp", false)) {
+        const auto text = tree_.read(file);
+        if (!text) continue;
+        auto fns = std::make_unique<std::vector<CppFunction>>(scan_cpp(*text));
+        for (const CppFunction& f : *fns) {
+          if (f.ns != ns) continue;
+          kernels_[ns + "::" + f.name].push_back(LocatedFn{file, &f});
+        }
+        cpp_store_.push_back(std::move(fns));
+      }
+      result_->checks_run.push_back("cpp:" + ns);
+    }
+    // Meta / fake registrations.
+    bool any_meta = false;
+    for (const char* file : {kMetaPy, kFakePy}) {
+      const auto text = tree_.read(file);
+      if (!text) continue;
+      any_meta = true;
+      auto regs = std::make_unique<std::vector<PyRegistration>>(scan_registrations(*text));
+      for (const PyRegistration& r : *regs) {
+        registrations_[r.op].push_back(LocatedReg{file, &r});
+      }
+      py_store_.push_back(std::move(regs));
+    }
+    if (any_meta) {
+      result_->checks_run.push_back("meta");
+    } else {
+      result_->checks_skipped.emplace_back("meta", std::string(kMetaPy) + " not found");
+    }
+    // Schema baseline.
+    if (auto text = tree_.read(kBaselineJson)) {
+      baseline_text_ = *text;
+      const Json j = Json::parse(*text, nullptr, false);
+      if (j.is_object()) {
+        have_baseline_ = true;
+        for (auto it = j.begin(); it != j.end(); ++it) {
+          const std::string& key = it.key();
+          if (!detail::starts_with(key, "func: ")) continue;
+          const std::string schema = key.substr(6);
+          baseline_[schema.substr(0, schema.find('('))].push_back(schema);
+          baseline_keys_.insert(schema);
+        }
+        result_->checks_run.push_back("baseline");
+      } else {
+        add(make("error", "baseline.unreadable", "", "the schema baseline is not a JSON object",
+                 kBaselineJson, Location{kBaselineJson, 1}));
+      }
+    } else {
+      result_->checks_skipped.emplace_back("baseline", std::string(kBaselineJson) + " not found");
+    }
+    // Public-API allowlist.
+    if (auto text = tree_.read(kAllowlistJson)) {
+      allowlist_text_ = *text;
+      const Json j = Json::parse(*text, nullptr, false);
+      if (j.is_object() && j.contains("torch_npu") && j["torch_npu"].is_object()) {
+        have_allowlist_ = true;
+        for (auto it = j["torch_npu"].begin(); it != j["torch_npu"].end(); ++it) {
+          if (!it.value().is_array()) continue;
+          for (const Json& n : it.value()) {
+            if (n.is_string()) allowlist_[it.key()].insert(n.get<std::string>());
+          }
+        }
+        result_->checks_run.push_back("allowlist");
+      } else {
+        add(make("error", "allowlist.unreadable", "",
+                 "the allowlist is not {\"torch_npu\": {version: [names]}}", kAllowlistJson,
+                 Location{kAllowlistJson, 1}));
+      }
+    } else {
+      result_->checks_skipped.emplace_back("allowlist", std::string(kAllowlistJson) + " not found");
+    }
+    // Tests and docs: only where the checkout has those trees.
+    if (tree_.is_dir(kTestDir)) {
+      for (const std::string& f : tree_.list(kTestDir, ".py", true)) {
+        const size_t slash = f.rfind('/');
+        test_files_[f.substr(slash + 1)] = f;
+      }
+      have_tests_ = true;
+      result_->checks_run.push_back("tests");
+    } else {
+      result_->checks_skipped.emplace_back("tests", "no test/ directory in the checkout");
+    }
+    if (tree_.is_dir(kDocDir)) {
+      have_docs_ = true;
+      result_->checks_run.push_back("docs");
+    } else {
+      result_->checks_skipped.emplace_back("docs", std::string(kDocDir) + " not found");
+    }
+  }
+
+  // ---- YAML entry ------------------------------------------------------------------------------
+
+  std::vector<std::string> versions(const OpEntry& e, const std::string& key) const {
+    const Json* v = e.key(key);
+    if (v == nullptr) return {};
+    return ops::parse_version_spec(*v, yaml_.all_version).versions;
+  }
+
+  std::vector<std::string> active_versions(const OpEntry& e) const {
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    for (const char* k : {"op_api", "acl_op", "sparse"}) {
+      for (const std::string& v : versions(e, k)) {
+        if (seen.insert(v).second) out.push_back(v);
+      }
+    }
+    return out;
+  }
+
+  void check_yaml_entry(const OpEntry& e) {
+    const std::string op = e.op_name();
+    if (!e.parsed.ok()) {
+      Finding f = make("error", "yaml.schema_parse", op,
+                       "the schema does not parse: " + e.parsed.error.to_string(), yaml_name_,
+                       yaml_loc(e));
+      f.expected = "a function schema torchnpugen accepts";
+      f.found = e.schema_text;
+      add(std::move(f));
+      return;
+    }
+    const FunctionSchema& s = *e.parsed.schema;
+    for (auto it = e.keys.begin(); it != e.keys.end(); ++it) {
+      const std::string& key = it.key();
+      if (kKnownKeys.count(key) == 0) {
+        Finding f = make("warning", "yaml.unknown_key", op,
+                         "key '" + key + "' is not one op-plugin codegen reads", yaml_name_,
+                         yaml_loc(e, key));
+        f.expected = "one of op_api, acl_op, gen_opapi, exposed, internal_format_opapi, ...";
+        f.found = key;
+        add(std::move(f));
+      }
+      if (kVersionKeys.count(key) != 0) {
+        const ops::VersionSpec spec = ops::parse_version_spec(it.value(), yaml_.all_version);
+        bool bad = !spec.problem.empty();
+        std::string why = spec.problem;
+        if (!bad && (spec.form == ops::VersionSpec::Form::kSingle ||
+                     spec.form == ops::VersionSpec::Form::kCommaList)) {
+          // Codegen does not check these forms against all_version; a typo silently drops the op.
+          for (const std::string& v : spec.versions) {
+            if (std::find(yaml_.all_version.begin(), yaml_.all_version.end(), v) ==
+                yaml_.all_version.end()) {
+              bad = true;
+              why = "'" + v + "' is not in all_version";
+            }
+          }
+        }
+        if (bad) {
+          Finding f = make("error", "yaml.version_invalid", op,
+                           "'" + key + "' cannot be expanded: " + why, yaml_name_,
+                           yaml_loc(e, key));
+          f.expected = "all_version, [vX.Y, vX.Y|newest], vX.Y or 'vX.Y, vX.Y' with members of "
+                       "all_version";
+          f.found = spec.written;
+          add(std::move(f));
+        }
+      }
+    }
+    const auto active = active_versions(e);
+    if (e.key("op_api") == nullptr && e.key("acl_op") == nullptr && e.key("sparse") == nullptr) {
+      Finding f = make("error", "yaml.no_backend", op,
+                       "the entry declares no backend, so codegen drops it for every version",
+                       yaml_name_, yaml_loc(e));
+      f.expected = "op_api and/or acl_op";
+      f.found = "neither";
+      add(std::move(f));
+    }
+    if (e.key("gen_opapi") != nullptr && e.key("op_api") == nullptr) {
+      Finding f = make("error", "yaml.gen_opapi_without_op_api", op,
+                       "gen_opapi generates an op_api kernel, but the entry has no op_api versions",
+                       yaml_name_, yaml_loc(e, "gen_opapi"));
+      f.expected = "op_api: <versions>";
+      f.found = "no op_api";
+      add(std::move(f));
+    }
+    const std::set<std::string> active_set = to_set(active);
+    const std::set<std::string> op_api_set = to_set(versions(e, "op_api"));
+    for (const char* key : {"exposed", "dvm", "internal_format_opapi"}) {
+      if (e.key(key) == nullptr) continue;
+      const auto& base = std::string(key) == "internal_format_opapi" ? op_api_set : active_set;
+      const auto extra = minus(versions(e, key), base);
+      if (extra.empty()) continue;
+      Finding f = make("error", "yaml.version_not_covered", op,
+                       std::string("'") + key + "' names versions in which the op has no " +
+                           (std::string(key) == "internal_format_opapi" ? "op_api kernel"
+                                                                        : "kernel at all"),
+                       yaml_name_, yaml_loc(e, key), yaml_loc(e, "op_api"));
+      f.expected = "a subset of " + join_versions(std::vector<std::string>(base.begin(), base.end()));
+      f.found = "extra: " + join_versions(extra);
+      add(std::move(f));
+    }
+    if (e.section == "official" && detail::starts_with(s.name.base, "npu_")) {
+      Finding f = make("error", "yaml.section", op,
+                       "an npu_* op is a torch.ops.npu custom op but sits in 'official' (aten)",
+                       yaml_name_, yaml_loc(e));
+      f.expected = "section custom";
+      f.found = "section official";
+      add(std::move(f));
+    }
+    if (e.section == "symint" && !has_symint(s)) {
+      Finding f = make("error", "yaml.section", op,
+                       "an entry in 'symint' has no SymInt argument, so the dual registration "
+                       "has nothing to convert",
+                       yaml_name_, yaml_loc(e));
+      f.expected = "a SymInt or SymInt[] argument, or the entry moved out of symint";
+      f.found = e.schema_text;
+      add(std::move(f));
+    }
+    if (e.key("gen_opapi") != nullptr) check_gen_opapi(e, s);
+  }
+
+  void check_gen_opapi(const OpEntry& e, const FunctionSchema& s) {
+    const std::string op = e.op_name();
+    const Json& g = *e.key("gen_opapi");
+    if (!g.is_object()) return;
+    const Location loc = yaml_loc(e, "gen_opapi");
+    if (g.contains("structured_inherit")) {
+      const std::string target = g["structured_inherit"].is_string()
+                                     ? g["structured_inherit"].get<std::string>()
+                                     : std::string();
+      if (by_name_.count(target) == 0) {
+        Finding f = make("error", "gen_opapi.inherit_missing", op,
+                         "structured_inherit names an op that is not in the YAML", yaml_name_, loc);
+        f.expected = "an existing op such as " + s.name.base + ".out";
+        f.found = target;
+        add(std::move(f));
+      }
+      return;
+    }
+    if (!g.contains("exec") || !g["exec"].is_string()) {
+      Finding f = make("error", "gen_opapi.no_exec", op,
+                       "gen_opapi has neither exec nor structured_inherit", yaml_name_, loc);
+      f.expected = "exec: aclnnName[, args...]";
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    std::set<std::string> known;
+    std::vector<std::string> out_names;
+    for (const ops::Argument& a : s.arguments) {
+      known.insert(a.name);
+      if (a.out) out_names.push_back(a.name);
+    }
+    std::set<std::string> spec_keys;
+    for (auto it = g.begin(); it != g.end(); ++it) {
+      const std::string& k = it.key();
+      if (k == "exec" || k == "new_params" || k == "cpu_scalar_h2d" || k == "cpu_scalar_op" ||
+          k == "integral_identity_tensor") {
+        continue;
+      }
+      spec_keys.insert(k);
+      known.insert(k);
+    }
+    if (g.contains("new_params") && g["new_params"].is_object()) {
+      for (auto it = g["new_params"].begin(); it != g["new_params"].end(); ++it) {
+        known.insert(it.key());
+      }
+    }
+    for (const ops::Return& r : s.returns) {
+      if (r.name) known.insert(*r.name);
+    }
+    // Output specs: out-arg names for .out overloads, out / out0..N for functional ones.
+    std::set<std::string> expected_keys;
+    if (s.kind == ops::SchemaKind::kOut) {
+      expected_keys.insert(out_names.begin(), out_names.end());
+    } else if (s.kind == ops::SchemaKind::kFunctional) {
+      if (s.returns.size() == 1) {
+        expected_keys.insert(s.returns[0].name ? *s.returns[0].name : "out");
+        // One output: codegen takes the single spec whatever its key (out, result, out0).
+        if (spec_keys.size() == 1) expected_keys = spec_keys;
+      } else {
+        for (size_t i = 0; i < s.returns.size(); ++i) {
+          expected_keys.insert(s.returns[i].name ? *s.returns[i].name
+                                                 : "out" + std::to_string(i));
+        }
+      }
+    }
+    const bool out_kind = s.kind == ops::SchemaKind::kOut;
+    for (const std::string& k : spec_keys) {
+      if (expected_keys.count(k) != 0) continue;
+      // A functional op may name its single output "out" even when the return has a name.
+      if (!out_kind && s.returns.size() == 1 && k == "out") continue;
+      Finding f = make("error", "gen_opapi.out_key", op,
+                       "output spec '" + k + "' matches no output of the schema", yaml_name_, loc);
+      f.expected = detail::join(std::vector<std::string>(expected_keys.begin(), expected_keys.end()),
+                                ", ");
+      f.found = k;
+      add(std::move(f));
+    }
+    if (!out_kind && s.kind == ops::SchemaKind::kFunctional) {
+      for (const std::string& k : expected_keys) {
+        if (spec_keys.count(k) != 0) continue;
+        if (s.returns.size() == 1 && spec_keys.count("out") != 0) continue;
+        Finding f = make("error", "gen_opapi.out_key", op,
+                         "no output spec for output '" + k + "': codegen cannot allocate it",
+                         yaml_name_, loc);
+        f.expected = k + ": {size: ..., dtype: ...}";
+        f.found = "missing";
+        add(std::move(f));
+      }
+    }
+    const std::string exec = g["exec"].get<std::string>();
+    std::vector<std::string> args;
+    size_t start = 0;
+    while (start <= exec.size()) {
+      const size_t comma = exec.find(',', start);
+      args.push_back(detail::trim(exec.substr(start, comma - start)));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    for (size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a.empty() || known.count(a) != 0) continue;
+      if (std::isdigit(static_cast<unsigned char>(a[0])) != 0) continue;  // literal argument
+      Finding f = make("error", "gen_opapi.exec_arg", op,
+                       "exec passes '" + a +
+                           "', which is neither a schema argument, an output nor a new_params "
+                           "local",
+                       yaml_name_, loc);
+      f.expected = detail::join(std::vector<std::string>(known.begin(), known.end()), ", ");
+      f.found = a;
+      add(std::move(f));
+    }
+  }
+
+  void check_duplicates_and_symint() {
+    // Same schema twice with overlapping versions: codegen registers it twice.
+    for (const auto& [schema, entries] : by_schema_) {
+      std::vector<const OpEntry*> main;
+      const OpEntry* in_symint = nullptr;
+      for (const OpEntry* e : entries) {
+        if (e->section == "symint") {
+          in_symint = e;
+        } else if (e->section == "autograd") {
+          continue;  // a registration mirror of an official entry, like symint
+        } else {
+          main.push_back(e);
+        }
+      }
+      bool selected = false;
+      for (const OpEntry* e : entries) selected = selected || selected_names_.count(e->op_name());
+      if (!selected) continue;
+      for (size_t i = 0; i < main.size(); ++i) {
+        for (size_t j = i + 1; j < main.size(); ++j) {
+          const auto a = to_set(active_versions(*main[i]));
+          std::vector<std::string> both;
+          for (const std::string& v : active_versions(*main[j])) {
+            if (a.count(v) != 0) both.push_back(v);
+          }
+          if (both.empty()) continue;
+          Finding f = make("error", "yaml.duplicate", main[j]->op_name(),
+                           "the same schema is registered twice for overlapping versions",
+                           yaml_name_, yaml_loc(*main[j]), yaml_loc(*main[i]));
+          f.expected = "one entry per version";
+          f.found = "both active in " + join_versions(both);
+          add(std::move(f));
+        }
+      }
+      const OpEntry* any = entries.front();
+      if (!any->parsed.ok()) continue;
+      if (has_symint(*any->parsed.schema) && in_symint == nullptr && !main.empty()) {
+        Finding f = make("info", "yaml.symint_missing", any->op_name(),
+                         "the op takes SymInt arguments but has no entry in the symint section",
+                         yaml_name_, yaml_loc(*main.front()));
+        f.expected = "the same func under symint:";
+        f.found = "none";
+        add(std::move(f));
+      }
+      if (in_symint != nullptr && main.empty()) {
+        Finding f = make("warning", "yaml.symint_orphan", in_symint->op_name(),
+                         "a symint entry without the same func in official/custom", yaml_name_,
+                         yaml_loc(*in_symint));
+        f.expected = "the same func under official: or custom:";
+        f.found = "none";
+        add(std::move(f));
+      }
+    }
+  }
+
+  // ---- sources --------------------------------------------------------------------------------
+
+  void check_sources(const OpEntry& e) {
+    const FunctionSchema& s = *e.parsed.schema;
+    if (e.section == "symint" || e.section == "autograd") return;  // registration mirrors
+    const bool gen = e.key("gen_opapi") != nullptr;
+    if (e.key("op_api") != nullptr && have_kernel_dir_.count("op_api") != 0) {
+      check_kernel(e, s, "op_api", kOpApiDir, gen);
+    }
+    if (e.key("acl_op") != nullptr && have_kernel_dir_.count("acl_op") != 0) {
+      check_kernel(e, s, "acl_op", kAclOpsDir, false);
+    }
+    if (!py_store_.empty()) check_meta(e, s);
+    if (have_baseline_) check_baseline(e, s);
+    if (have_allowlist_) check_allowlist(e, s);
+    if (have_tests_) check_test(e, s);
+    if (have_docs_ && e.key("exposed") != nullptr) check_doc(e, s);
+  }
+
+  void check_kernel(const OpEntry& e, const FunctionSchema& s, const std::string& ns,
+                    const std::string& dir, bool generated) {
+    const std::string op = e.op_name();
+    const std::string name = expected_cpp_name(s);
+    const auto it = kernels_.find(ns + "::" + name);
+    const std::vector<LocatedFn> none;
+    const std::vector<LocatedFn>& cands = it == kernels_.end() ? none : it->second;
+    const std::string gen_exec = generated ? exec_name(e) : std::string();
+    if (generated) {
+      for (const LocatedFn& c : cands) {
+        if (!signature_matches(s, *c.fn)) continue;
+        Finding f = make("warning", "cpp.handwritten_and_gen", op,
+                         "gen_opapi generates this kernel, and a hand-written one exists too: "
+                         "the build has two definitions",
+                         c.file, Location{c.file, c.fn->line}, yaml_loc(e, "gen_opapi"));
+        f.expected = "gen_opapi or a hand-written " + ns + "::" + name + ", not both";
+        f.found = "both";
+        add(std::move(f));
+      }
+      return;
+    }
+    const std::string expected_file = dir + "/" + detail::camel_case(s.name.base) +
+                                      (ns == "op_api" ? "KernelNpuOpApi.cpp" : "KernelNpu.cpp");
+    if (cands.empty()) {
+      std::string plain = s.name.base + (s.name.inplace ? "_" : "") +
+                          (s.kind == ops::SchemaKind::kOut ? "_out" : "");
+      if (has_symint(s) && kernels_.count(ns + "::" + plain) != 0) {
+        const LocatedFn& c = kernels_[ns + "::" + plain].front();
+        Finding f = make("error", "cpp.symint_suffix", op,
+                         "the op takes SymInt arguments, so the generated interface declares " +
+                             ns + "::" + name + "; the kernel is named " + plain,
+                         c.file, Location{c.file, c.fn->line}, yaml_loc(e, ns));
+        f.expected = name;
+        f.found = plain;
+        add(std::move(f));
+        return;
+      }
+      Finding f = make("error", "cpp.missing", op,
+                       "YAML declares '" + ns + "' but no " + ns + "::" + name + " is defined under " +
+                           dir + ": the build fails with an undefined symbol",
+                       expected_file, Location{expected_file, 0}, yaml_loc(e, ns));
+      f.expected = ns + "::" + name + "(" + expected_params(s) + ")";
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    const LocatedFn* match = nullptr;
+    for (const LocatedFn& c : cands) {
+      if (signature_matches(s, *c.fn)) match = &c;
+    }
+    if (match == nullptr) {
+      const LocatedFn* same_count = nullptr;
+      for (const LocatedFn& c : cands) {
+        if (c.fn->params.size() == s.arguments.size()) same_count = &c;
+      }
+      if (same_count == nullptr) {
+        const LocatedFn& c = cands.front();
+        Finding f = make("error", "cpp.param_count", op,
+                         ns + "::" + name + " takes " + std::to_string(c.fn->params.size()) +
+                             " parameters, the schema has " + std::to_string(s.arguments.size()),
+                         c.file, Location{c.file, c.fn->line}, yaml_loc(e));
+        f.expected = expected_params(s);
+        f.found = found_params(*c.fn);
+        add(std::move(f));
+        return;
+      }
+      const CppFunction& fn = *same_count->fn;
+      for (size_t i = 0; i < s.arguments.size(); ++i) {
+        const std::string want = expected_cpp_type(s.arguments[i]);
+        if (want.empty() || cpp_types_match(want, fn.params[i].type)) continue;
+        Finding f = make("error", "cpp.param_type", op,
+                         "parameter " + std::to_string(i + 1) + " ('" + s.arguments[i].name +
+                             "', schema type " +
+                             ops::print_annotated_type(s.arguments[i].type,
+                                                       s.arguments[i].annotation) +
+                             ") has the wrong C++ type",
+                         same_count->file, Location{same_count->file, fn.line}, yaml_loc(e));
+        f.expected = want;
+        f.found = fn.params[i].type;
+        add(std::move(f));
+        break;
+      }
+      return;
+    }
+    const CppFunction& fn = *match->fn;
+    const Location here{match->file, fn.line};
+    const std::string want_ret = expected_cpp_return(s);
+    if (!want_ret.empty() && !cpp_types_match(want_ret, fn.return_type)) {
+      Finding f = make("error", "cpp.return_type", op,
+                       ns + "::" + name + " returns the wrong type for the schema's returns",
+                       match->file, here, yaml_loc(e));
+      f.expected = want_ret;
+      f.found = fn.return_type;
+      add(std::move(f));
+    }
+    std::set<std::string> execs;
+    for (const auto& [n, line] : fn.exec_calls) execs.insert(n);
+    for (const auto& [n, line] : fn.compat_calls) {
+      if (execs.empty() || execs.count(n) != 0) continue;
+      Finding f = make("error", "cpp.aclnn_mismatch", op,
+                       "DO_COMPATIBILITY checks " + n + " but the kernel runs " +
+                           detail::join(std::vector<std::string>(execs.begin(), execs.end()), ", ") +
+                           ": the fallback is chosen on the wrong symbol",
+                       match->file, Location{match->file, line},
+                       Location{match->file, fn.exec_calls.front().second});
+      f.expected = *execs.begin();
+      f.found = n;
+      add(std::move(f));
+    }
+    for (const CppParam& p : fn.params) {
+      if (p.name.empty() || fn.body_identifiers.count(p.name) != 0) continue;
+      Finding f = make("warning", "cpp.unused_arg", op,
+                       "parameter '" + p.name + "' is never used in " + ns + "::" + name +
+                           ": its value is silently ignored",
+                       match->file, here, yaml_loc(e));
+      f.expected = p.name + " passed to the kernel or checked";
+      f.found = "unused";
+      add(std::move(f));
+    }
+  }
+
+  std::string exec_name(const OpEntry& e) const {
+    const Json* g = e.key("gen_opapi");
+    if (g == nullptr || !g->is_object() || !g->contains("exec") || !(*g)["exec"].is_string()) {
+      return "";
+    }
+    const std::string exec = (*g)["exec"].get<std::string>();
+    return detail::trim(exec.substr(0, exec.find(',')));
+  }
+
+  static bool signature_matches(const FunctionSchema& s, const CppFunction& fn) {
+    if (fn.params.size() != s.arguments.size()) return false;
+    for (size_t i = 0; i < s.arguments.size(); ++i) {
+      const std::string want = expected_cpp_type(s.arguments[i]);
+      if (!want.empty() && !cpp_types_match(want, fn.params[i].type)) return false;
+    }
+    return true;
+  }
+
+  static std::string expected_params(const FunctionSchema& s) {
+    std::vector<std::string> parts;
+    for (const ops::Argument& a : s.arguments) {
+      const std::string t = expected_cpp_type(a);
+      parts.push_back((t.empty() ? "<unmapped " + a.type.base + ">" : t) + " " + a.name);
+    }
+    return detail::join(parts, ", ");
+  }
+
+  static std::string found_params(const CppFunction& fn) {
+    std::vector<std::string> parts;
+    for (const CppParam& p : fn.params) parts.push_back(p.type + " " + p.name);
+    return detail::join(parts, ", ");
+  }
+
+  // ---- meta ----------------------------------------------------------------------------------
+
+  void check_meta(const OpEntry& e, const FunctionSchema& s) {
+    const std::string op = e.op_name();
+    const auto it = registrations_.find(op);
+    if (it == registrations_.end()) {
+      if (e.section != "custom") return;
+      Finding f = make("warning", "meta.missing", op,
+                       "a custom op without a Meta/fake registration fails under FakeTensor and "
+                       "in graph mode (torch.compile)",
+                       kMetaPy, Location{kMetaPy, 0}, yaml_loc(e));
+      f.expected = "@impl(m, \"" + op + "\") def " + s.name.base + "_meta(...)";
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    for (const LocatedReg& lr : it->second) check_one_meta(e, s, lr);
+  }
+
+  void check_one_meta(const OpEntry& e, const FunctionSchema& s, const LocatedReg& lr) {
+    const std::string op = e.op_name();
+    const PyRegistration& r = *lr.reg;
+    const Location here{lr.file, r.def_line};
+    const Location schema_loc = yaml_loc(e);
+    std::vector<const PyParam*> params;
+    for (const PyParam& p : r.params) {
+      if (p.varargs) {
+        Finding f = make("info", "meta.varargs", op,
+                         "the Meta function takes " + p.name +
+                             ": its parameters cannot be compared with the schema",
+                         lr.file, here, schema_loc);
+        f.expected = "explicit parameters";
+        f.found = p.name;
+        add(std::move(f));
+        return;
+      }
+      params.push_back(&p);
+    }
+    auto schema_list = [&] {
+      std::vector<std::string> parts;
+      bool star = false;
+      for (const ops::Argument& a : s.arguments) {
+        if (a.kwarg_only && !star) {
+          parts.push_back("*");
+          star = true;
+        }
+        parts.push_back(a.name + (a.default_value ? "=" + *a.default_value : ""));
+      }
+      return detail::join(parts, ", ");
+    };
+    auto meta_list = [&] {
+      std::vector<std::string> parts;
+      bool star = false;
+      for (const PyParam* p : params) {
+        if (p->kwonly && !star) {
+          parts.push_back("*");
+          star = true;
+        }
+        parts.push_back(p->name + (p->default_text ? "=" + *p->default_text : ""));
+      }
+      return detail::join(parts, ", ");
+    };
+    std::map<std::string, const PyParam*> by_name;
+    for (const PyParam* p : params) by_name[p->name] = p;
+    if (params.size() != s.arguments.size()) {
+      Finding f = make("error", "meta.param_count", op,
+                       "the Meta function takes " + std::to_string(params.size()) +
+                           " parameters, the schema has " + std::to_string(s.arguments.size()),
+                       lr.file, here, schema_loc);
+      f.expected = schema_list();
+      f.found = meta_list();
+      add(std::move(f));
+      for (const ops::Argument& a : s.arguments) {
+        if (!a.kwarg_only || by_name.count(a.name) != 0) continue;
+        Finding k = make("error", "meta.kwarg_missing", op,
+                         "keyword-only argument '" + a.name +
+                             "' is missing: the dispatcher passes it by name and the call fails",
+                         lr.file, here, schema_loc);
+        k.expected = a.name;
+        k.found = "absent";
+        add(std::move(k));
+      }
+    } else {
+      bool order_reported = false;
+      bool split_reported = false;
+      for (size_t i = 0; i < params.size(); ++i) {
+        const ops::Argument& a = s.arguments[i];
+        const PyParam& p = *params[i];
+        if (p.name != a.name) {
+          const bool elsewhere = by_name.count(a.name) != 0;
+          if (elsewhere && !order_reported) {
+            order_reported = true;
+            Finding f = make("error", "meta.param_order", op,
+                             "the Meta function has the schema's parameters in another order",
+                             lr.file, here, schema_loc);
+            f.expected = schema_list();
+            f.found = meta_list();
+            add(std::move(f));
+          } else if (!elsewhere && a.kwarg_only) {
+            Finding f = make("error", "meta.kwarg_renamed", op,
+                             "keyword-only argument '" + a.name + "' is called '" + p.name +
+                                 "' in the Meta function: the dispatcher passes it by name",
+                             lr.file, here, schema_loc);
+            f.expected = a.name;
+            f.found = p.name;
+            add(std::move(f));
+          } else if (!elsewhere) {
+            Finding f = make("warning", "meta.param_renamed", op,
+                             "positional argument " + std::to_string(i + 1) + " is '" + a.name +
+                                 "' in the schema and '" + p.name +
+                                 "' in the Meta function (works positionally, misleads readers)",
+                             lr.file, here, schema_loc);
+            f.expected = a.name;
+            f.found = p.name;
+            add(std::move(f));
+          }
+        }
+        if (p.kwonly != a.kwarg_only && !split_reported) {
+          split_reported = true;
+          Finding f = make("error", "meta.kwonly_split", op,
+                           "'" + a.name + "' is " + (a.kwarg_only ? "keyword-only" : "positional") +
+                               " in the schema and " + (p.kwonly ? "keyword-only" : "positional") +
+                               " in the Meta function",
+                           lr.file, here, schema_loc);
+          f.expected = schema_list();
+          f.found = meta_list();
+          add(std::move(f));
+        }
+      }
+    }
+    // Defaults, matched by name (by position for a renamed positional argument).
+    for (size_t i = 0; i < s.arguments.size(); ++i) {
+      const ops::Argument& a = s.arguments[i];
+      const PyParam* p = by_name.count(a.name) != 0 ? by_name[a.name]
+                         : (params.size() == s.arguments.size() ? params[i] : nullptr);
+      if (p == nullptr) continue;
+      if (a.default_value && p->default_text) {
+        if (detail::normalize_default(*a.default_value) == detail::normalize_default(*p->default_text)) {
+          continue;
+        }
+        Finding f = make("error", "meta.default_mismatch", op,
+                         "default of '" + a.name + "' differs: FakeTensor and graph mode use the "
+                         "Meta default when the argument is omitted",
+                         lr.file, here, schema_loc);
+        f.expected = *a.default_value;
+        f.found = *p->default_text;
+        add(std::move(f));
+      } else if (a.default_value && !p->default_text) {
+        Finding f = make("warning", "meta.default_missing", op,
+                         "'" + a.name + "' has a default in the schema but none in the Meta function",
+                         lr.file, here, schema_loc);
+        f.expected = *a.default_value;
+        f.found = "no default";
+        add(std::move(f));
+      } else if (!a.default_value && p->default_text) {
+        Finding f = make("warning", "meta.default_extra", op,
+                         "'" + a.name + "' has a default in the Meta function but not in the schema",
+                         lr.file, here, schema_loc);
+        f.expected = "no default";
+        f.found = *p->default_text;
+        add(std::move(f));
+      }
+    }
+    // Outputs.
+    const int want = static_cast<int>(s.returns.size());
+    if (r.returns.empty() && want > 0) {
+      Finding f = make("error", "meta.return_count", op,
+                       "the Meta function has no return statement; the schema returns " +
+                           std::to_string(want),
+                       lr.file, here, schema_loc);
+      f.expected = std::to_string(want);
+      f.found = "0";
+      add(std::move(f));
+    }
+    bool decided = false;
+    for (const PyReturn& ret : r.returns) {
+      if (ret.is_none && want > 0) {
+        Finding f = make("error", "meta.return_none", op,
+                         "the Meta function returns None where the schema returns a Tensor",
+                         lr.file, Location{lr.file, ret.line}, schema_loc);
+        f.expected = std::to_string(want) + " tensor(s)";
+        f.found = "None";
+        add(std::move(f));
+        decided = true;
+        continue;
+      }
+      if (ret.count < 0) continue;
+      decided = true;
+      if (ret.count == want) continue;
+      Finding f = make("error", "meta.return_count", op,
+                       "the Meta function returns " + std::to_string(ret.count) +
+                           " item(s), the schema " + std::to_string(want),
+                       lr.file, Location{lr.file, ret.line}, schema_loc);
+      f.expected = std::to_string(want);
+      f.found = std::to_string(ret.count);
+      add(std::move(f));
+    }
+    if (!decided && !r.returns.empty() && want != 1) {
+      Finding f = make("info", "meta.return_unknown", op,
+                       "the returned value is a name or helper call whose arity the text does not "
+                       "show; output count not compared",
+                       lr.file, Location{lr.file, r.returns.front().line}, schema_loc);
+      f.expected = std::to_string(want);
+      f.found = "undecided";
+      add(std::move(f));
+    }
+  }
+
+  void check_orphan_registrations() {
+    for (const auto& [op, regs] : registrations_) {
+      if (!options_.all && selected_names_.count(op) == 0 &&
+          selected_bases_.count(op.substr(0, op.find('.'))) == 0) {
+        continue;
+      }
+      if (by_name_.count(op) != 0) continue;
+      for (const LocatedReg& lr : regs) {
+        if (lr.reg->library == "m_aten") continue;  // aten ops are not all in this YAML
+        Finding f = make("error", "meta.orphan", op,
+                         "a Meta/fake registration for an op the YAML does not define: "
+                         "registration fails at import",
+                         lr.file, Location{lr.file, lr.reg->decorator_line});
+        f.expected = "an entry 'func: " + op + "(...)' in " + yaml_name_;
+        f.found = "none; nearest: " + detail::join(yaml_.nearest(op, 3), ", ");
+        add(std::move(f));
+      }
+    }
+  }
+
+  // ---- baseline, allowlist, tests, docs ----------------------------------------------------------
+
+  void check_baseline(const OpEntry& e, const FunctionSchema& s) {
+    const std::string op = e.op_name();
+    if (baseline_keys_.count(e.schema_text) != 0) return;
+    const std::string key_name = e.schema_text.substr(0, e.schema_text.find('('));
+    const auto it = baseline_.find(key_name);
+    if (it == baseline_.end()) {
+      Finding f = make("error", "baseline.missing", op,
+                       "the op is not in the schema baseline: test_compatibility reports it as new",
+                       kBaselineJson, Location{kBaselineJson, 0}, yaml_loc(e));
+      f.expected = "\"func: " + e.schema_text + "\": {\"version\": [...]}";
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    const std::string& old = it->second.front();
+    const bool ok = bc_compatible(old, e.schema_text);
+    Finding f = make(ok ? "warning" : "error", ok ? "baseline.stale" : "baseline.incompatible", op,
+                     ok ? "the baseline holds an older, compatible schema of this op"
+                        : "the YAML schema breaks backward compatibility with the baseline "
+                          "(return, removed/renamed/retyped parameter or a new one without "
+                          "default); update the baseline only for a deliberate BC break",
+                     ok ? kBaselineJson : yaml_name_,
+                     Location{kBaselineJson, line_of(baseline_text_, "\"func: " + old + "\"")},
+                     yaml_loc(e));
+    f.expected = "func: " + e.schema_text;
+    f.found = "func: " + old;
+    add(std::move(f));
+    (void)s;
+  }
+
+  void check_allowlist(const OpEntry& e, const FunctionSchema& s) {
+    const std::string op = e.op_name();
+    const std::string name = s.name.full_base();
+    if (e.section != "custom") return;
+    std::set<std::string> exposed_set;
+    if (e.key("exposed") != nullptr) {
+      const auto& all = allowlist_["all_version"];
+      std::vector<std::string> missing;
+      for (const std::string& v : versions(e, "exposed")) {
+        exposed_set.insert(v);
+        const auto it = allowlist_.find(v);
+        const bool listed = all.count(name) != 0 || (it != allowlist_.end() && it->second.count(name));
+        if (!listed) missing.push_back(v);
+      }
+      if (!missing.empty()) {
+        Finding f = make("error", "allowlist.missing", op,
+                         "the op is exposed as torch_npu." + name +
+                             " but the public-API allowlist does not list it for every exposed "
+                             "version",
+                         kAllowlistJson, Location{kAllowlistJson, line_of(allowlist_text_, "\"" + missing.front() + "\"")},
+                         yaml_loc(e, "exposed"));
+        f.expected = name + " in " + join_versions(missing);
+        f.found = "absent";
+        add(std::move(f));
+      }
+    }
+    std::vector<std::string> extra;
+    for (const auto& [v, names] : allowlist_) {
+      if (v == "all_version" || names.count(name) == 0) continue;
+      if (exposed_set.count(v) == 0) extra.push_back(v);
+    }
+    if (!extra.empty()) {
+      Finding f = make("warning", "allowlist.not_exposed", op,
+                       "the allowlist lists " + name + " for versions in which the YAML does not "
+                       "expose it",
+                       kAllowlistJson, Location{kAllowlistJson, line_of(allowlist_text_, "\"" + name + "\"")},
+                       yaml_loc(e, e.key("exposed") != nullptr ? "exposed" : "func"));
+      f.expected = "exposed: covering " + join_versions(extra) + ", or the names removed";
+      f.found = name + " listed in " + join_versions(extra);
+      add(std::move(f));
+    }
+  }
+
+  void check_test(const OpEntry& e, const FunctionSchema& s) {
+    std::string base = s.name.base;
+    if (detail::ends_with(base, "_backward")) return;  // covered by the forward op's test
+    std::vector<std::string> names = {"test_" + base + ".py"};
+    std::string stripped = base;
+    while (!stripped.empty() && stripped[0] == '_') stripped.erase(0, 1);
+    names.push_back("test_" + stripped + ".py");
+    if (detail::starts_with(stripped, "npu_")) names.push_back("test_" + stripped.substr(4) + ".py");
+    for (const std::string& n : names) {
+      if (test_files_.count(n) != 0) return;
+    }
+    const std::string dir = e.section == "custom" ? "test/test_custom_ops" : "test/test_base_ops";
+    Finding f = make("warning", "test.missing", e.op_name(),
+                     "no unit test file for the op under test/", dir + "/" + names.front(),
+                     Location{dir + "/" + names.front(), 0}, yaml_loc(e));
+    f.expected = dir + "/" + names.front();
+    f.found = "none";
+    add(std::move(f));
+  }
+
+  void check_doc(const OpEntry& e, const FunctionSchema& s) {
+    const std::string op = e.op_name();
+    const std::string path = std::string(kDocDir) + "/torch_npu-" + s.name.full_base() + ".md";
+    const auto text = tree_.read(path);
+    if (!text) {
+      Finding f = make("warning", "doc.missing", op,
+                       "the op is exposed (public API) but has no API page", path,
+                       Location{path, 0}, yaml_loc(e, "exposed"));
+      f.expected = path;
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    // The prototype in the "函数原型" section: torch_npu.<op>(params) -> ...
+    const std::string head = "torch_npu." + s.name.full_base() + "(";
+    size_t section = text->find("函数原型");
+    size_t pos = text->find(head, section == std::string::npos ? 0 : section);
+    if (pos == std::string::npos) {
+      Finding f = make("warning", "doc.no_prototype", op,
+                       "the API page has no prototype line '" + head + "...)' to compare", path,
+                       Location{path, 1}, yaml_loc(e));
+      f.expected = head + "...)";
+      f.found = "none";
+      add(std::move(f));
+      return;
+    }
+    const size_t open = pos + head.size() - 1;
+    int depth = 0;
+    size_t close = open;
+    for (; close < text->size(); ++close) {
+      const char c = (*text)[close];
+      if (c == '(' || c == '[') ++depth;
+      if ((c == ')' || c == ']') && --depth == 0) break;
+    }
+    const std::string inner = text->substr(open + 1, close - open - 1);
+    std::vector<std::pair<std::string, std::optional<std::string>>> doc_params;
+    bool kw = false;
+    std::vector<bool> doc_kw;
+    std::string cur;
+    depth = 0;
+    char quote = 0;
+    auto flush = [&] {
+      std::string p = detail::trim(cur);
+      cur.clear();
+      if (p.empty()) return;
+      if (p == "*") {
+        kw = true;
+        return;
+      }
+      std::optional<std::string> def;
+      const size_t eq = p.find('=');
+      if (eq != std::string::npos) {
+        def = detail::trim(p.substr(eq + 1));
+        p = detail::trim(p.substr(0, eq));
+      }
+      const size_t colon = p.find(':');
+      if (colon != std::string::npos) p = detail::trim(p.substr(0, colon));
+      doc_params.emplace_back(p, def);
+      doc_kw.push_back(kw);
+    };
+    for (char c : inner) {
+      if (quote != 0) {
+        cur += c;
+        if (c == quote) quote = 0;
+        continue;
+      }
+      if (c == '\'' || c == '"') quote = c;
+      if (c == '(' || c == '[') ++depth;
+      if (c == ')' || c == ']') --depth;
+      if (c == ',' && depth == 0) {
+        flush();
+        continue;
+      }
+      cur += c;
+    }
+    flush();
+    const Location doc_loc{path, line_of(*text, head, section == std::string::npos ? 0 : section)};
+    std::vector<std::string> want;
+    std::vector<std::string> got;
+    bool same = doc_params.size() == s.arguments.size();
+    for (size_t i = 0; i < s.arguments.size(); ++i) {
+      want.push_back((s.arguments[i].kwarg_only ? "*" : "") + s.arguments[i].name);
+      if (i < doc_params.size()) {
+        same = same && doc_params[i].first == s.arguments[i].name &&
+               doc_kw[i] == s.arguments[i].kwarg_only;
+      }
+    }
+    for (size_t i = 0; i < doc_params.size(); ++i) {
+      got.push_back((doc_kw[i] ? "*" : "") + doc_params[i].first);
+    }
+    if (!same) {
+      Finding f = make("warning", "doc.param_mismatch", op,
+                       "the API page's prototype lists other parameters than the schema (names, "
+                       "order or keyword-only split; '*' marks keyword-only)",
+                       path, doc_loc, yaml_loc(e));
+      f.expected = detail::join(want, ", ");
+      f.found = detail::join(got, ", ");
+      add(std::move(f));
+      return;
+    }
+    for (size_t i = 0; i < s.arguments.size(); ++i) {
+      const auto& sd = s.arguments[i].default_value;
+      const auto& dd = doc_params[i].second;
+      if (sd.has_value() != dd.has_value() ||
+          (sd && detail::normalize_default(*sd) != detail::normalize_default(*dd))) {
+        Finding f = make("warning", "doc.default_mismatch", op,
+                         "the API page gives '" + s.arguments[i].name + "' another default",
+                         path, doc_loc, yaml_loc(e));
+        f.expected = sd ? *sd : "no default";
+        f.found = dd ? *dd : "no default";
+        add(std::move(f));
+      }
+    }
+  }
+
+  // ---- derivatives ---------------------------------------------------------------------------
+
+  void check_derivatives() {
+    static const std::regex kCall(R"(\b(_?npu_[A-Za-z0-9_]*)\s*\()");
+    static const std::regex kResult(R"(\bresult(\d+)\b)");
+    static const std::regex kGrads(R"(\bgrads\[(\d+)\])");
+    const std::string file = kDerivativesYaml;
+    for (const OpEntry& d : derivs_->entries) {
+      const std::string op = d.op_name();
+      const std::string base = op.substr(0, op.find('.'));
+      if (!options_.all && selected_names_.count(op) == 0 && selected_bases_.count(base) == 0) {
+        continue;
+      }
+      const Location here{file, d.where.line};
+      if (!d.parsed.ok()) {
+        Finding f = make("error", "deriv.schema_parse", op,
+                         "the derivatives name does not parse: " + d.parsed.error.to_string(),
+                         file, here);
+        f.expected = "a function schema";
+        f.found = d.schema_text;
+        add(std::move(f));
+        continue;
+      }
+      const FunctionSchema& s = *d.parsed.schema;
+      const auto forward = by_schema_.find(d.schema_text);
+      if (forward == by_schema_.end()) {
+        const auto named = by_name_.find(op);
+        if (named != by_name_.end() && !named->second.empty()) {
+          const OpEntry& fwd = *named->second.front();
+          Finding f = make("error", "deriv.schema_mismatch", op,
+                           "the derivatives name differs from the func in op_plugin_functions.yaml: "
+                           "codegen finds no forward op for this formula",
+                           file, here, yaml_loc(fwd));
+          f.expected = fwd.schema_text;
+          f.found = d.schema_text;
+          add(std::move(f));
+        } else {
+          Finding f = make("error", "deriv.name_unknown", op,
+                           "the derivatives entry names an op that op_plugin_functions.yaml does "
+                           "not define",
+                           file, here);
+          f.expected = "an op of " + yaml_name_;
+          f.found = op + "; nearest: " + detail::join(yaml_.nearest(op, 3), ", ");
+          add(std::move(f));
+        }
+      }
+      std::set<std::string> inputs;
+      for (const ops::Argument& a : s.arguments) inputs.insert(a.name);
+      const size_t nret = s.returns.size();
+      for (auto it = d.keys.begin(); it != d.keys.end(); ++it) {
+        const std::string& key = it.key();
+        const Location kloc{file, d.key_lines.count(key) != 0 ? d.key_lines.at(key) : d.where.line};
+        if (key == "name" || key == "version" || key == "result" || key == "dispatch") continue;
+        if (key == "output_differentiability") {
+          if (it.value().is_array() && it.value().size() != nret) {
+            Finding f = make("error", "deriv.output_diff_len", op,
+                             "output_differentiability has " + std::to_string(it.value().size()) +
+                                 " entries, the op returns " + std::to_string(nret),
+                             file, kloc, yaml_loc_for(d.schema_text));
+            f.expected = std::to_string(nret);
+            f.found = std::to_string(it.value().size());
+            add(std::move(f));
+          }
+          continue;
+        }
+        size_t start = 0;
+        while (start <= key.size()) {
+          const size_t comma = key.find(',', start);
+          const std::string name = detail::trim(key.substr(start, comma - start));
+          if (!name.empty() && inputs.count(name) == 0) {
+            Finding f = make("error", "deriv.unknown_input", op,
+                             "a formula is given for '" + name + "', which is not an argument",
+                             file, kloc, yaml_loc_for(d.schema_text));
+            f.expected = detail::join(std::vector<std::string>(inputs.begin(), inputs.end()), ", ");
+            f.found = name;
+            add(std::move(f));
+          }
+          if (comma == std::string::npos) break;
+          start = comma + 1;
+        }
+        if (!it.value().is_string()) continue;
+        const std::string formula = it.value().get<std::string>();
+        for (std::sregex_iterator m(formula.begin(), formula.end(), kCall), end; m != end; ++m) {
+          const std::string callee = (*m)[1];
+          if (by_base_.count(callee) != 0 || by_name_.count(callee) != 0) continue;
+          Finding f = make("error", "deriv.backward_missing", op,
+                           "the formula calls " + callee +
+                               ", which op_plugin_functions.yaml does not define",
+                           yaml_name_, kloc);
+          f.expected = "an entry 'func: " + callee + "(...)'";
+          f.found = "none";
+          add(std::move(f));
+        }
+        for (const std::regex* re : {&kResult, &kGrads}) {
+          for (std::sregex_iterator m(formula.begin(), formula.end(), *re), end; m != end; ++m) {
+            const size_t idx = std::stoul((*m)[1]);
+            if (idx < nret) continue;
+            Finding f = make("error", "deriv.result_index", op,
+                             "the formula uses " + m->str() + " but the op returns " +
+                                 std::to_string(nret) + " output(s)",
+                             file, kloc, yaml_loc_for(d.schema_text));
+            f.expected = "index < " + std::to_string(nret);
+            f.found = m->str();
+            add(std::move(f));
+          }
+        }
+      }
+      if (forward != by_schema_.end() && d.key("version") != nullptr) {
+        std::set<std::string> fwd;
+        for (const OpEntry* e : forward->second) {
+          for (const std::string& v : active_versions(*e)) fwd.insert(v);
+        }
+        const auto extra =
+            minus(ops::parse_version_spec(*d.key("version"), yaml_.all_version).versions, fwd);
+        if (!extra.empty()) {
+          Finding f = make("warning", "deriv.version_not_covered", op,
+                           "the backward is registered for versions in which the forward op has "
+                           "no kernel",
+                           file, Location{file, d.key_lines.at("version")},
+                           yaml_loc(*forward->second.front()));
+          f.expected = "a subset of the forward's versions";
+          f.found = "extra: " + join_versions(extra);
+          add(std::move(f));
+        }
+      }
+    }
+  }
+
+  Location yaml_loc_for(const std::string& schema) const {
+    const auto it = by_schema_.find(schema);
+    if (it == by_schema_.end()) return {};
+    return yaml_loc(*it->second.front());
+  }
+
+  const Tree& tree_;
+  const VerifyOptions& options_;
+  VerifyResult* result_;
+  std::string yaml_name_;
+  OpSource yaml_;
+  std::unique_ptr<OpSource> derivs_;
+  std::map<std::string, std::vector<const OpEntry*>> by_name_;
+  std::map<std::string, std::vector<const OpEntry*>> by_base_;
+  std::map<std::string, std::vector<const OpEntry*>> by_schema_;
+  std::vector<const OpEntry*> selected_;
+  std::set<std::string> selected_names_;
+  std::set<std::string> selected_bases_;
+  std::set<std::string> have_kernel_dir_;
+  std::vector<std::unique_ptr<std::vector<CppFunction>>> cpp_store_;
+  std::map<std::string, std::vector<LocatedFn>> kernels_;
+  std::vector<std::unique_ptr<std::vector<PyRegistration>>> py_store_;
+  std::map<std::string, std::vector<LocatedReg>> registrations_;
+  bool have_baseline_ = false;
+  std::string baseline_text_;
+  std::map<std::string, std::vector<std::string>> baseline_;
+  std::set<std::string> baseline_keys_;
+  bool have_allowlist_ = false;
+  std::string allowlist_text_;
+  std::map<std::string, std::set<std::string>> allowlist_;
+  bool have_tests_ = false;
+  std::map<std::string, std::string> test_files_;
+  bool have_docs_ = false;
+};
+
+Json loc_json(const Location& l) {
+  Json j = {{"file", l.file}};
+  if (l.line > 0) j["line"] = l.line;
+  return j;
+}
+
+}  // namespace
+
+VerifyResult verify_tree(const Tree& tree, const VerifyOptions& options) {
+  VerifyResult result;
+  Checker(tree, options, &result).run();
+  return result;
+}
+
+Json to_json(const VerifyResult& r) {
+  Json findings = Json::array();
+  for (const Finding& f : r.findings) {
+    Json j = {{"severity", f.severity}, {"rule", f.rule},         {"op", f.op},
+              {"message", f.message},   {"expected", f.expected}, {"found", f.found},
+              {"change", f.change},     {"where", loc_json(f.where)}};
+    if (!f.other.file.empty()) j["other"] = loc_json(f.other);
+    findings.push_back(std::move(j));
+  }
+  const size_t* counts = r.severity_counts;
+  const Json by_rule = r.by_rule.is_null() ? Json::object() : r.by_rule;
+  Json skipped = Json::array();
+  for (const auto& [check, reason] : r.checks_skipped) {
+    skipped.push_back({{"check", check}, {"reason", reason}});
+  }
+  return Json{{"clean", counts[0] == 0 && counts[1] == 0},
+              {"ops_checked", r.ops_checked.size()},
+              {"findings", findings},
+              {"findings_total", r.findings_total},
+              {"summary",
+               {{"errors", counts[0]}, {"warnings", counts[1]}, {"infos", counts[2]},
+                {"by_rule", by_rule}}},
+              {"checks_run", r.checks_run},
+              {"checks_skipped", skipped}};
+}
+
+}  // namespace skillrt::opa
