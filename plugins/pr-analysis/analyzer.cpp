@@ -207,13 +207,15 @@ void Analyzer::add(const ChangeSet& cs) {
         line = find_contains(f, rule.hunk_contains, &hunk, &needle);
         if (line == nullptr) continue;
       }
+      if ((!rule.op_changes.empty() || rule.no_op_changes) && !opdiff_done &&
+          format != ops::SourceFormat::kUnknown && f.has_versions) {
+        opdiff = detail::diff_touched_ops(f, format);
+        opdiff_done = true;
+        if (!opdiff.problem.empty()) rec.problems.push_back(opdiff.problem);
+      }
+      if (rule.no_op_changes && !opdiff.findings.empty()) continue;
       if (!rule.op_changes.empty()) {
-        if (format == ops::SourceFormat::kUnknown || !f.has_versions) continue;
-        if (!opdiff_done) {
-          opdiff = detail::diff_touched_ops(f, format);
-          opdiff_done = true;
-          if (!opdiff.problem.empty()) rec.problems.push_back(opdiff.problem);
-        }
+        if (!opdiff_done) continue;
         bool any = false;
         for (const detail::OpFinding& o : opdiff.findings) {
           if (std::find(rule.op_changes.begin(), rule.op_changes.end(), o.kind) ==

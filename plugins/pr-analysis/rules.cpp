@@ -138,9 +138,9 @@ RulePack parse_rule_pack(std::string_view yaml_text, const std::string& name) {
     for (const auto& kv : when) {
       const std::string key = kv.first.as<std::string>();
       if (key != "paths" && key != "exclude_paths" && key != "hunk_contains" &&
-          key != "op_changes" && key != "labels") {
+          key != "op_changes" && key != "labels" && key != "no_op_changes") {
         fail(name, kv.first, "rule '" + rule.id + "': unknown condition '" + key +
-                                 "' (paths, exclude_paths, hunk_contains, op_changes, labels)");
+                                 "' (paths, exclude_paths, hunk_contains, op_changes, labels, no_op_changes)");
       }
     }
     rule.paths = string_list(name, when, "paths");
@@ -148,6 +148,12 @@ RulePack parse_rule_pack(std::string_view yaml_text, const std::string& name) {
     rule.hunk_contains = string_list(name, when, "hunk_contains");
     rule.op_changes = string_list(name, when, "op_changes");
     rule.labels = string_list(name, when, "labels");
+    if (const YAML::Node n = when["no_op_changes"]) {
+      if (!n.IsScalar() || (n.Scalar() != "true" && n.Scalar() != "false")) {
+        fail(name, n, "rule '" + rule.id + "': `no_op_changes` must be true or false");
+      }
+      rule.no_op_changes = n.Scalar() == "true";
+    }
     for (const std::string& k : rule.op_changes) {
       const auto& kinds = op_change_kinds();
       if (std::find(kinds.begin(), kinds.end(), k) == kinds.end()) {
