@@ -5,8 +5,10 @@
 #define SKILLRT_PR_ANALYSIS_MODEL_HPP_
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace skillrt::pr_analysis {
@@ -27,10 +29,11 @@ struct Hunk {
 };
 
 // One line of a file version that the operator-level diff may read: the whole file for a local
-// clone, only what the patch shows for GitHub.
+// clone, only what the patch shows for GitHub. The text is a view into FileDiff's version
+// storage (local) or into its hunks (GitHub); neither moves when the FileDiff does.
 struct NumberedLine {
   size_t line = 0;
-  std::string text;
+  std::string_view text;
 };
 
 struct FileDiff {
@@ -45,6 +48,8 @@ struct FileDiff {
   bool has_versions = false;
   std::vector<NumberedLine> old_version;
   std::vector<NumberedLine> new_version;
+  std::shared_ptr<const std::string> old_text;  // owns what old_version views (local source)
+  std::shared_ptr<const std::string> new_text;
 };
 
 // One unit a source delivers: a commit of the clone, or a PR from the API.
