@@ -28,9 +28,6 @@ RuleTable table_for(const Json& input) {
   return builtin_rule_table();
 }
 
-namespace {
-
-// Magic lines are not Python; they are blanked (keeping offsets) and pip lines are kept aside.
 std::string blank_magics(const std::string& src, std::vector<std::pair<int, std::string>>* pips) {
   std::string out = src;
   size_t pos = 0;
@@ -42,13 +39,17 @@ std::string blank_magics(const std::string& src, std::vector<std::pair<int, std:
     size_t first = out.find_first_not_of(" \t", pos);
     if (first < e && (out[first] == '!' || out[first] == '%')) {
       const std::string text = out.substr(first, e - first);
-      if (text.find("pip install") != std::string::npos) pips->emplace_back(line, text);
+      if (pips != nullptr && text.find("pip install") != std::string::npos) {
+        pips->emplace_back(line, text);
+      }
       std::fill(out.begin() + static_cast<long>(first), out.begin() + static_cast<long>(e), ' ');
     }
     pos = e + 1;
   }
   return out;
 }
+
+namespace {
 
 void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* skipped) {
   Json nb;

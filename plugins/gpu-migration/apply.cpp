@@ -1,8 +1,10 @@
 #include <algorithm>
+#include <map>
 #include <set>
 #include <skillrt/sdk.hpp>
 
 #include "detail/analysis.hpp"
+#include "detail/notebook.hpp"
 #include "detail/rewrite.hpp"
 
 namespace skillrt::gpu_migration {
@@ -96,6 +98,94 @@ std::vector<RepoFile> select_scope(const fs::path& root, const std::vector<RepoF
   return out;
 }
 
+// A cell that starts with a cell magic (%%bash, %%writefile, ...) is not Python.
+bool is_cell_magic(const std::string& source) {
+  const size_t first = source.find_first_not_of(" \t\r\n");
+  return first != std::string::npos && source.compare(first, 2, "%%") == 0;
+}
+
+struct NotebookRewrite {
+  std::vector<Rewrite> cells;  // parallel to FileScan::cells
+  NotebookEdit edit;
+  bool torch_npu_import_missing = false;
+};
+
+// Each code cell is rewritten like a Python file, except that the torch_npu imports are placed
+// once for the notebook, after the first cell's top-level torch import: cells share a namespace.
+NotebookRewrite rewrite_notebook(const FileScan& f, RewriteMode mode) {
+  NotebookRewrite out;
+  bool has_npu = false, has_transfer = false, changed = false;
+  size_t import_cell = f.cells.size();
+  for (size_t k = 0; k < f.cells.size(); ++k) {
+    const CellScan& c = f.cells[k];
+    if (is_cell_magic(c.source)) {
+      Rewrite same;
+      same.text = c.source;
+      out.cells.push_back(std::move(same));
+      continue;
+    }
+    has_npu |= c.scan.imports_torch_npu;
+    has_transfer |= c.scan.imports_transfer_to_npu;
+    if (import_cell == f.cells.size() && c.scan.torch_import_end != std::string::npos) {
+      import_cell = k;
+    }
+    // The scan was made on the cell with its magic lines blanked; offsets and lines are the same
+    // in the original, whose magic lines no rule edits.
+    out.cells.push_back(rewrite_python(c.source, c.scan, mode, ImportPlacement::kNever));
+    changed |= !out.cells.back().changes.empty();
+  }
+  const bool wants = mode == RewriteMode::kTransferToNpu || changed;
+  const bool lacks = !has_npu || (mode == RewriteMode::kTransferToNpu && !has_transfer);
+  if (wants && lacks) {
+    if (import_cell == f.cells.size()) {
+      out.torch_npu_import_missing = true;
+    } else {
+      const CellScan& c = f.cells[import_cell];
+      PythonScan facts = c.scan;
+      facts.imports_torch_npu = has_npu;
+      facts.imports_transfer_to_npu = has_transfer;
+      out.cells[import_cell] = rewrite_python(c.source, facts, mode, ImportPlacement::kHere);
+    }
+  }
+  std::map<size_t, std::string> sources;
+  for (size_t k = 0; k < f.cells.size(); ++k) {
+    if (out.cells[k].text != f.cells[k].source) {
+      sources[static_cast<size_t>(f.cells[k].index)] = out.cells[k].text;
+    }
+  }
+  if (sources.empty()) {
+    out.edit.text = f.text;
+    return out;
+  }
+  out.edit = edit_notebook(f.text, locate_cell_sources(f.text, f.file.rel), sources);
+  // The splice is checked against a full parse: the file must stay valid JSON with exactly the
+  // intended sources, or nothing is written.
+  Json nb;
+  try {
+    nb = Json::parse(out.edit.text);
+  } catch (const Json::parse_error& e) {
+    throw SkillError(SKILLRT_INTERNAL, "rewriting notebook '" + f.file.rel +
+                                           "' produced invalid JSON (" + e.what() +
+                                           "); nothing was changed: report this with the file");
+  }
+  for (const auto& [index, text] : sources) {
+    std::string got;
+    const Json& s = nb.at("cells").at(index).at("source");
+    if (s.is_string()) {
+      got = s.get<std::string>();
+    } else {
+      for (const Json& l : s) got += l.get<std::string>();
+    }
+    if (got != text) {
+      throw SkillError(SKILLRT_INTERNAL, "rewriting notebook '" + f.file.rel + "' cell " +
+                                             std::to_string(index) +
+                                             " did not round-trip; nothing was changed: report "
+                                             "this with the file");
+    }
+  }
+  return out;
+}
+
 Json equivalence_json(const EquivalenceNote& n, const std::vector<std::string>& rules) {
   return {{"id", n.id},
           {"rules", rules},
@@ -143,6 +233,14 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
                              ", so it cannot be rewritten safely. Nothing was changed; fix the "
                              "file or leave it out of the scope.");
     }
+    for (const CellScan& c : f.cells) {
+      if (c.scan.errors.empty() || is_cell_magic(c.source)) continue;
+      const TokenizeError& e = c.scan.errors.front();
+      throw invalid_argument("'" + f.file.rel + "' cell " + std::to_string(c.index) + " line " +
+                             std::to_string(e.line) + ": " + e.message +
+                             ", so it cannot be rewritten safely. Nothing was changed; fix the "
+                             "cell or leave the notebook out of the scope.");
+    }
   }
 
   Json changes = Json::array(), followups = Json::array(), manual = Json::array();
@@ -152,17 +250,16 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
   std::map<std::string, std::vector<std::string>> eq_rules;
   std::vector<std::pair<fs::path, std::string>> to_write;
 
-  for (const FileScan& f : scan.files) {
-    if (f.file.type == FileType::kNotebook) {
-      skipped.push_back({{"path", f.file.rel},
-                         {"reason",
-                          "notebooks are analysed but not rewritten: move the code into "
-                          "a module or convert the notebook (jupytext) and migrate that"}});
-      continue;
-    }
-    Rewrite rw = rewrite_python(f.text, f.python, mode);
-    for (const Match& m : f.python.matches) {
-      Json j = finding_json(f, m, -1);
+  // What one rewritten unit (a Python file or a notebook cell) contributes to the report; `cell`
+  // is -1 for a file. Locations are lines of the file, or of the cell.
+  auto account = [&](const FileScan& f, int cell, const PythonScan& found,
+                     const std::vector<Match>& magics, const Rewrite& rw) {
+    auto located = [cell](Json j) {
+      if (cell >= 0) j["cell"] = cell;
+      return j;
+    };
+    for (const Match& m : found.matches) {
+      Json j = finding_json(f, m, cell);
       if (m.rule->suggestion) {
         suggestions.push_back(j);
         continue;
@@ -173,10 +270,10 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
                       [&](const Change& c) { return c.rule == m.rule && c.line == m.line; });
       if (rewritten) {
         if (!m.rule->followup.empty()) {
-          followups.push_back({{"file", f.file.rel},
-                               {"line", m.line},
-                               {"rule", m.rule->id},
-                               {"note", m.rule->followup}});
+          followups.push_back(located({{"file", f.file.rel},
+                                       {"line", m.line},
+                                       {"rule", m.rule->id},
+                                       {"note", m.rule->followup}}));
         }
         continue;
       }
@@ -185,40 +282,74 @@ nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks) {
       if (m.marked_data) j["note"] = "line marked '# gpu-migration: keep': left as data";
       manual.push_back(j);
     }
+    // `!pip install` lines of a notebook: requirements, changed by hand.
+    for (const Match& m : magics) {
+      if (mode == RewriteMode::kTransferToNpu && m.effort == "automatic") continue;
+      manual.push_back(finding_json(f, m, cell));
+    }
     for (const Change& c : rw.changes) {
-      changes.push_back({{"file", f.file.rel},
-                         {"line", c.line},
-                         {"rule", c.rule->id},
-                         {"domain", c.rule->domain},
-                         {"original", c.original},
-                         {"replacement", c.replacement},
-                         {"reason", c.rule->reason}});
+      changes.push_back(located({{"file", f.file.rel},
+                                 {"line", c.line},
+                                 {"rule", c.rule->id},
+                                 {"domain", c.rule->domain},
+                                 {"original", c.original},
+                                 {"replacement", c.replacement},
+                                 {"reason", c.rule->reason}}));
       if (!c.rule->equivalence.empty()) {
         auto& v = eq_rules[c.rule->equivalence];
         if (std::find(v.begin(), v.end(), c.rule->id) == v.end()) v.push_back(c.rule->id);
       }
     }
-    if (rw.torch_npu_import_missing) {
-      followups.push_back({{"file", f.file.rel},
-                           {"line", 1},
-                           {"rule", kImportRuleId},
-                           {"note",
-                            "torch is imported only inside a block: add `import torch_npu` "
-                            "next to that import by hand"}});
-    }
-    // The rewritten file is scanned again: what is still rewritable was not reached (a chain
+    // The rewritten code is scanned again: what is still rewritable was not reached (a chain
     // split over lines, for example) and is reported rather than hidden.
-    const PythonScan again = scanner.scan_python(rw.text);
     if (mode == RewriteMode::kRewrite) {
+      const PythonScan again =
+          scanner.scan_python(cell >= 0 ? blank_magics(rw.text, nullptr) : rw.text);
       for (const Match& m : again.matches) {
         if (m.rule->rewrite != RewriteKind::kNone && !m.marked_data) {
-          remaining.push_back({{"file", f.file.rel},
-                               {"line", m.line},
-                               {"rule", m.rule->id},
-                               {"matched", m.matched}});
+          remaining.push_back(located({{"file", f.file.rel},
+                                       {"line", m.line},
+                                       {"rule", m.rule->id},
+                                       {"matched", m.matched}}));
         }
       }
     }
+  };
+  auto import_missing = [&](const FileScan& f) {
+    followups.push_back(
+        {{"file", f.file.rel},
+         {"line", 1},
+         {"rule", kImportRuleId},
+         {"note", f.file.type == FileType::kNotebook
+                      ? "no code cell imports torch at its top level: add `import "
+                        "torch_npu` next to the torch import by hand"
+                      : "torch is imported only inside a block: add `import torch_npu` "
+                        "next to that import by hand"}});
+  };
+
+  for (const FileScan& f : scan.files) {
+    if (f.file.type == FileType::kNotebook) {
+      const NotebookRewrite nb = rewrite_notebook(f, mode);
+      for (size_t k = 0; k < f.cells.size(); ++k) {
+        const CellScan& c = f.cells[k];
+        account(f, c.index, c.scan, c.magics, nb.cells[k]);
+      }
+      if (nb.torch_npu_import_missing) import_missing(f);
+      if (nb.edit.text == f.text) continue;
+      patch += unified_diff(f.file.rel, nb.edit.script);
+      size_t count = 0;
+      std::vector<std::string> added;
+      for (const Rewrite& rw : nb.cells) {
+        count += rw.changes.size();
+        added.insert(added.end(), rw.added.begin(), rw.added.end());
+      }
+      files.push_back({{"file", f.file.rel}, {"changes", count}, {"added", added}});
+      to_write.emplace_back(f.file.abs, nb.edit.text);
+      continue;
+    }
+    Rewrite rw = rewrite_python(f.text, f.python, mode);
+    account(f, -1, f.python, {}, rw);
+    if (rw.torch_npu_import_missing) import_missing(f);
     const std::string diff = unified_diff(f.file.rel, rw.script);
     if (diff.empty()) continue;
     patch += diff;

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "detail/repo.hpp"
@@ -50,6 +51,11 @@ struct RepoScan {
 };
 
 WalkOptions walk_options(const nlohmann::json& input);
+
+// A notebook cell's `!` and `%` lines are not Python: they are blanked, keeping every offset and
+// line number, and `pip install` lines are handed back (line, text) to be matched as
+// requirements.
+std::string blank_magics(const std::string& src, std::vector<std::pair<int, std::string>>* pips);
 RuleTable table_for(const nlohmann::json& input);
 
 // Reads and scans `files`; unreadable, binary and malformed files land in `skipped`.

@@ -309,6 +309,14 @@ class Tokenizer {
       }
       if (expr_end == std::string_view::npos) expr_end = std::min(j, end);
       run(i + 1, expr_end, true);
+      // A format specification may hold replacement fields of its own, f"{x:{width}}", whose
+      // expressions are code like the field's. Python allows two levels; the bound keeps a
+      // hostile file from recursing without end.
+      if (expr_end < std::min(j, end) && spec_depth_ < kMaxSpecDepth) {
+        ++spec_depth_;
+        fields(expr_end + 1, std::min(j, end));
+        --spec_depth_;
+      }
       i = j + 1;
     }
   }
@@ -320,6 +328,8 @@ class Tokenizer {
   bool replaying_ = false;          // reading a wanted line the second time
   bool wanted_ = false;             // the filter wants the line being read
   size_t line_begin_ = 0;           // where the logical line being read starts
+  static constexpr int kMaxSpecDepth = 8;
+  int spec_depth_ = 0;  // format specifications being read inside one another
 };
 
 }  // namespace

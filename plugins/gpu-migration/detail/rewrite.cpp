@@ -27,7 +27,8 @@ std::string indent_of(std::string_view line) {
 
 }  // namespace
 
-Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMode mode) {
+Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMode mode,
+                       ImportPlacement imports) {
   Rewrite out;
   LineIndex lines(text);
   const int n = lines.line_count();
@@ -81,7 +82,9 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     }
   }
 
-  const bool wants_npu = mode == RewriteMode::kTransferToNpu || !out.changes.empty();
+  const bool wants_npu = imports == ImportPlacement::kHere ||
+                         (imports == ImportPlacement::kIfChanged &&
+                          (mode == RewriteMode::kTransferToNpu || !out.changes.empty()));
   if (wants_npu && scan.imports_torch) {
     std::vector<std::string> add;
     if (!scan.imports_torch_npu) {

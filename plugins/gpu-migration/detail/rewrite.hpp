@@ -35,7 +35,13 @@ struct Rewrite {
 
 inline constexpr std::string_view kImportRuleId = "DEV-IMPORT-TORCH-NPU";
 
-Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMode mode);
+// Where `import torch_npu` (and transfer_to_npu's import) may go. A Python file decides for
+// itself: when it changes. A notebook's cells share one namespace, so the notebook decides: one
+// cell gets the imports (kHere) and the others none (kNever).
+enum class ImportPlacement { kIfChanged, kNever, kHere };
+
+Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMode mode,
+                       ImportPlacement imports = ImportPlacement::kIfChanged);
 
 // A unified diff with three lines of context, labelled a/<path> and b/<path>; empty when the
 // script changes nothing.

@@ -164,3 +164,22 @@ TEST_CASE("analyze: bad inputs give clear messages", "[analyze][errors]") {
   REQUIRE(e.at("notes").size() == 1);
   CHECK_THAT(e.at("notes")[0].get<std::string>(), Catch::Contains("nothing to judge"));
 }
+
+TEST_CASE("analyze: device usage inside nested f-string format specifications", "[analyze]") {
+  gm_test::TempRepo repo;
+  gm_test::write_file(repo.path() / "fmt.py",
+                      "import torch\n"
+                      "w = 8\n"
+                      "print(f\"{w:>{torch.cuda.device_count()}}\")\n"
+                      "print(f\"{w:{x.cuda().numel()}.{'cuda:0'!r:{w}}}\")\n"
+                      "print(f\"{w:>{w}} torch.cuda.synchronize() is prose here\")\n");
+  const json r = analyze({{"repo", repo.str()}});
+  const json& runtime = finding(r, "fmt.py", 3, "DEV-CUDA-RUNTIME");
+  CHECK(runtime.at("matched") == "torch.cuda.device_count");
+  CHECK(runtime.at("column") == 14);
+  CHECK(runtime.at("rewritable") == true);
+  CHECK(finding(r, "fmt.py", 4, "DEV-TENSOR-CUDA").at("matched") == ".cuda(");
+  CHECK(finding(r, "fmt.py", 4, "DEV-DEVICE-STRING").at("context") == "string");
+  // The literal text of an f-string stays prose: three findings, none on line 5.
+  CHECK(r.at("findings").size() == 3);
+}
