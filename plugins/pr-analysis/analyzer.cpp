@@ -117,7 +117,7 @@ PrRecord& Analyzer::record_for(const ChangeSet& cs) {
   return r;
 }
 
-void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence) {
+void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence, const std::string& sha) {
   const int impact = static_cast<int>(rule.impact);
   rec.impact = std::max(rec.impact, impact);
   rec.categories.insert(rule.category);
@@ -129,6 +129,8 @@ void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence) {
   evidence["category"] = rule.category;
   evidence["impact"] = std::string(to_string(rule.impact));
   evidence["rule_origin"] = rule.origin;
+  // A PR landed twice has evidence from each landing.
+  if (!sha.empty()) evidence["commit"] = sha.substr(0, 12);
   rec.evidence.push_back(std::move(evidence));
   if (rec.evidence.size() == kMaxEvidencePerPr) {
     rec.problems.push_back("evidence capped at " + std::to_string(kMaxEvidencePerPr) + " items");
@@ -181,7 +183,7 @@ void Analyzer::add(const ChangeSet& cs) {
     }
     for (const std::string& l : cs.labels) {
       if (std::find(rule.labels.begin(), rule.labels.end(), l) != rule.labels.end()) {
-        fire(rec, rule, Json{{"label", l}});
+        fire(rec, rule, Json{{"label", l}}, cs.sha);
         break;
       }
     }
@@ -237,7 +239,7 @@ void Analyzer::add(const ChangeSet& cs) {
             e["side"] = "old";
           }
           if (o.old_line > 0) e["old_line"] = o.old_line;
-          fire(rec, rule, std::move(e));
+          fire(rec, rule, std::move(e), cs.sha);
           const std::string base = o.op.substr(0, o.op.find('#'));
           npu_hits_for_op(rec, base, rule.id);
         }
@@ -248,7 +250,7 @@ void Analyzer::add(const ChangeSet& cs) {
       if (line == nullptr) line = first_changed(f, &hunk);
       Json e = line_evidence(f, hunk, line);
       if (!needle.empty()) e["matched"] = needle;
-      fire(rec, rule, std::move(e));
+      fire(rec, rule, std::move(e), cs.sha);
       fired.push_back(rule.id);
     }
     if (fired.empty()) rec.unmatched_files.push_back(f.path);

@@ -51,7 +51,7 @@ class Analyzer {
 
  private:
   PrRecord& record_for(const ChangeSet& cs);
-  void fire(PrRecord& rec, const Rule& rule, Json evidence);
+  void fire(PrRecord& rec, const Rule& rule, Json evidence, const std::string& sha);
   void npu_hits_for_path(PrRecord& rec, const std::string& path);
   void npu_hits_for_op(PrRecord& rec, const std::string& op, const std::string& rule);
 

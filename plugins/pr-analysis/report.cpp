@@ -111,6 +111,7 @@ std::string pr_label(const Json& p) {
 std::string evidence_text(const Json& e) {
   std::string s = "[" + e.value("rule", "") + "] " + e.value("file", std::string());
   if (e.contains("line")) s += ":" + std::to_string(e["line"].get<size_t>());
+  if (e.contains("commit")) s += " @" + e["commit"].get<std::string>();
   if (e.contains("label")) s += "label '" + e["label"].get<std::string>() + "'";
   if (e.contains("op")) {
     s += " " + e["op"].get<std::string>() + " " + e.value("op_change", "");
