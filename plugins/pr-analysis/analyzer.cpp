@@ -297,8 +297,9 @@ Json Analyzer::result() const {
     }
     std::string text;
     if (r->impact < 0) {
-      text = "No rule of the pack understands this change: read the files listed and decide; "
-             "add a rule (rules: <path>) so the next run knows.";
+      text =
+          "No rule of the pack understands this change: read the files listed and decide; "
+          "add a rule (rules: <path>) so the next run knows.";
     }
     if (r->revert) {
       text += std::string(text.empty() ? "" : " ") +
@@ -319,8 +320,9 @@ Json Analyzer::result() const {
     }
     Json p{{"key", r->key},
            {"pr", r->pr},
-           {"url", r->pr.is_null() ? Json(nullptr)
-                                   : Json(repo_url_ + "/pull/" + std::to_string(r->pr.get<int64_t>()))},
+           {"url", r->pr.is_null()
+                       ? Json(nullptr)
+                       : Json(repo_url_ + "/pull/" + std::to_string(r->pr.get<int64_t>()))},
            {"title", r->title},
            {"author", r->author},
            {"merged_at", format_time(r->time)},
@@ -339,12 +341,9 @@ Json Analyzer::result() const {
            {"problems", r->problems}};
     prs.push_back(std::move(p));
   }
-  Json summary{{"change_sets", change_sets_},
-               {"prs", order.size()},
-               {"reverts", reverts},
-               {"commits_without_pr", unmapped},
-               {"by_impact", by_impact},
-               {"by_category", by_category}};
+  Json summary{{"change_sets", change_sets_}, {"prs", order.size()},
+               {"reverts", reverts},          {"commits_without_pr", unmapped},
+               {"by_impact", by_impact},      {"by_category", by_category}};
   return Json{{"prs", std::move(prs)}, {"summary", std::move(summary)}};
 }
 

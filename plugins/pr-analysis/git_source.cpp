@@ -96,9 +96,8 @@ struct GitSource::Impl {
     if (git_blob_lookup(keep, repo, &id) != 0) {
       throw InputError(git_message(("blob " + oid_hex(&id)).c_str()));
     }
-    return std::make_shared<const std::string>(
-        static_cast<const char*>(git_blob_rawcontent(*keep)),
-        static_cast<size_t>(git_blob_rawsize(*keep)));
+    return std::make_shared<const std::string>(static_cast<const char*>(git_blob_rawcontent(*keep)),
+                                               static_cast<size_t>(git_blob_rawsize(*keep)));
   }
 };
 
@@ -113,11 +112,10 @@ GitSource::GitSource(const std::string& path) : impl_(std::make_unique<Impl>()) 
   }();
   (void)kInit;
   impl_->path = path;
-  if (git_repository_open_ext(&impl_->repo, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH,
-                              nullptr) != 0) {
+  if (git_repository_open_ext(&impl_->repo, path.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
+      0) {
     impl_->repo = nullptr;
-    throw InputError("repo '" + path + "' is not a git repository (" +
-                     git_message("libgit2") +
+    throw InputError("repo '" + path + "' is not a git repository (" + git_message("libgit2") +
                      "); pass the path of a PyTorch clone, or use source: github");
   }
 }
@@ -277,9 +275,9 @@ ChangeSet GitSource::load(const std::string& sha) {
     FileDiff f;
     Patch patch;
     const bool op_file =
-        detail::operator_file_format(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
-                                                                        : delta->new_file.path) !=
-        ops::SourceFormat::kUnknown;
+        detail::operator_file_format(delta->status == GIT_DELTA_DELETED
+                                         ? delta->old_file.path
+                                         : delta->new_file.path) != ops::SourceFormat::kUnknown;
     if (op_file) {
       // Operator files are read once: the same blobs give the patch and the versions the
       // operator diff reads.
@@ -362,8 +360,8 @@ std::optional<int64_t> parse_date(const std::string& text, bool end_of_day) {
       mi = 59;
       s = 59;
     }
-  } else if (text.size() == 20 && std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &y, &mo,
-                                              &d, &h, &mi, &s) == 6 &&
+  } else if (text.size() == 20 &&
+             std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &y, &mo, &d, &h, &mi, &s) == 6 &&
              text.back() == 'Z') {
   } else {
     return std::nullopt;

@@ -52,9 +52,8 @@ std::string next_link(const std::string& link) {
     const size_t close = link.find('>', open);
     if (close == std::string::npos) break;
     const size_t comma = link.find(',', close);
-    const std::string params = link.substr(close + 1, comma == std::string::npos
-                                                          ? std::string::npos
-                                                          : comma - close - 1);
+    const std::string params =
+        link.substr(close + 1, comma == std::string::npos ? std::string::npos : comma - close - 1);
     if (params.find("rel=\"next\"") != std::string::npos) {
       return link.substr(open + 1, close - open - 1);
     }
@@ -183,10 +182,10 @@ json GithubSource::get_json(const std::string& url, std::string* next_url) {
       } else if (auto rem = r.headers.find("x-ratelimit-remaining");
                  rem != r.headers.end() && rem->second == "0") {
         if (auto reset = r.headers.find("x-ratelimit-reset"); reset != r.headers.end()) {
-          const double now = static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(
-                                                     std::chrono::system_clock::now()
-                                                         .time_since_epoch())
-                                                     .count());
+          const double now =
+              static_cast<double>(std::chrono::duration_cast<std::chrono::seconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
           wait = std::max(1.0, std::atof(reset->second.c_str()) - now + 1);
         }
       }
@@ -196,10 +195,11 @@ json GithubSource::get_json(const std::string& url, std::string* next_url) {
                             "and that it can read " + o_.owner + "/" + o_.repo);
       }
       if (wait > o_.max_wait_s || ++waits > kMaxRateLimitWaits) {
-        throw SourceFailure("GET " + url + ": rate limited, the server asks to wait " +
-                            std::to_string(static_cast<long>(wait)) + " s (more than " +
-                            "github.max_wait_s = " + std::to_string(static_cast<long>(o_.max_wait_s)) +
-                            "); set GITHUB_TOKEN for a higher limit, or raise max_wait_s");
+        throw SourceFailure(
+            "GET " + url + ": rate limited, the server asks to wait " +
+            std::to_string(static_cast<long>(wait)) + " s (more than " +
+            "github.max_wait_s = " + std::to_string(static_cast<long>(o_.max_wait_s)) +
+            "); set GITHUB_TOKEN for a higher limit, or raise max_wait_s");
       }
       stats_.rate_limit_waits.push_back(wait);
       o_.sleep(wait);
@@ -217,8 +217,8 @@ json GithubSource::get_json(const std::string& url, std::string* next_url) {
     }
     if (retry) {
       if (failures++ >= o_.max_retries) {
-        throw SourceFailure("GET " + url + ": " + last_problem + " (" +
-                            std::to_string(failures) + " attempts); retry later or raise " +
+        throw SourceFailure("GET " + url + ": " + last_problem + " (" + std::to_string(failures) +
+                            " attempts); retry later or raise " +
                             "github.timeout_ms / github.max_retries");
       }
       ++stats_.retries;
@@ -329,8 +329,9 @@ std::vector<ChangeSet> GithubSource::merged_in_window(int64_t since, int64_t unt
         break;
       }
       ChangeSet cs = to_change_set(pr);
-      const bool merged = !str(pr, "merged_at").empty() ||
-                          std::find(cs.labels.begin(), cs.labels.end(), "merged") != cs.labels.end();
+      const bool merged =
+          !str(pr, "merged_at").empty() ||
+          std::find(cs.labels.begin(), cs.labels.end(), "merged") != cs.labels.end();
       if (!merged || cs.time < since || cs.time > until) continue;
       out.push_back(std::move(cs));
       if (out.size() >= o_.max_prs) {
@@ -359,9 +360,9 @@ std::vector<ChangeSet> GithubSource::by_number(const std::vector<int64_t>& numbe
       o_.progress(static_cast<double>(i), static_cast<double>(numbers.size()),
                   "PR #" + std::to_string(numbers[i]));
     }
-    const json pr = get_json(o_.api_url + "/repos/" + o_.owner + "/" + o_.repo + "/pulls/" +
-                                 std::to_string(numbers[i]),
-                             nullptr);
+    const json pr = get_json(
+        o_.api_url + "/repos/" + o_.owner + "/" + o_.repo + "/pulls/" + std::to_string(numbers[i]),
+        nullptr);
     ChangeSet cs = to_change_set(pr);
     if (str(pr, "merged_at").empty()) cs.labels.push_back("(not merged)");
     add_files(&cs);

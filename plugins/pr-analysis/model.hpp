@@ -14,7 +14,7 @@
 namespace skillrt::pr_analysis {
 
 struct DiffLine {
-  char origin = ' ';  // '+', '-' or ' ' (context, GitHub patches only)
+  char origin = ' ';    // '+', '-' or ' ' (context, GitHub patches only)
   size_t old_line = 0;  // 0 when the line is not on that side
   size_t new_line = 0;
   std::string text;
@@ -62,7 +62,7 @@ struct ChangeSet {
   std::optional<int64_t> pr;
   std::string pr_source;  // how the PR number was found: trailer, title, revert, api
   bool revert = false;
-  std::string reverted_sha;  // "This reverts commit <sha>."
+  std::string reverted_sha;         // "This reverts commit <sha>."
   std::vector<std::string> labels;  // GitHub only
   std::vector<FileDiff> files;
 };

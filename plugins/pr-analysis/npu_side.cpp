@@ -84,8 +84,8 @@ void NpuIndex::load_op_plugin(const std::string& root) {
     try {
       const ops::OpSource der = ops::load_source_file(p.string());
       for (const ops::OpEntry& e : der.entries) {
-        ops_[e.op_name()].push_back({"op-plugin:" + std::string(d), e.where.line, e.schema_text,
-                                     "op-plugin derivative"});
+        ops_[e.op_name()].push_back(
+            {"op-plugin:" + std::string(d), e.where.line, e.schema_text, "op-plugin derivative"});
       }
       loaded_.push_back(p.string());
     } catch (const std::exception&) {
@@ -106,7 +106,8 @@ void NpuIndex::load_torch_npu(const std::string& root) {
     const fs::path& p = it->path();
     const std::string name = p.filename().string();
     if (it->is_directory(ec)) {
-      if (name == ".git" || name == "build" || name == "third_party") it.disable_recursion_pending();
+      if (name == ".git" || name == "build" || name == "third_party")
+        it.disable_recursion_pending();
       continue;
     }
     if (++files > kMaxScannedFiles) break;
@@ -124,7 +125,8 @@ void NpuIndex::load_torch_npu(const std::string& root) {
 void NpuIndex::scan_file(const std::string& root, const std::string& rel) {
   std::ifstream in(fs::path(root) / rel);
   const std::string where = "torch_npu:" + rel;
-  const bool yaml = rel.size() >= 24 && rel.compare(rel.size() - 24, 24, "npu_native_functions.yaml") == 0;
+  const bool yaml =
+      rel.size() >= 24 && rel.compare(rel.size() - 24, 24, "npu_native_functions.yaml") == 0;
   const bool patch = rel.size() > 6 && rel.compare(rel.size() - 6, 6, ".patch") == 0;
   const bool python = rel.size() > 3 && rel.compare(rel.size() - 3, 3, ".py") == 0;
   std::string line;

@@ -38,7 +38,8 @@ class NpuIndex {
   void scan_file(const std::string& root, const std::string& rel);
 
   std::map<std::string, std::vector<NpuEntry>> ops_;
-  std::map<std::string, std::vector<NpuEntry>> users_;  // key: module ("torch._inductor.ir") or path
+  std::map<std::string, std::vector<NpuEntry>>
+      users_;  // key: module ("torch._inductor.ir") or path
   std::vector<std::string> loaded_;
 };
 

@@ -61,9 +61,8 @@ PrLink map_commit_to_pr(std::string_view message) {
   size_t line_start = 0;
   while (line_start <= message.size()) {
     const size_t nl = message.find('\n', line_start);
-    const std::string_view line =
-        message.substr(line_start, nl == std::string_view::npos ? std::string_view::npos
-                                                                  : nl - line_start);
+    const std::string_view line = message.substr(
+        line_start, nl == std::string_view::npos ? std::string_view::npos : nl - line_start);
     for (std::string_view key :
          {"Pull Request resolved: ", "Pull-Request-resolved: ", "Pull-Request: "}) {
       if (line.substr(0, key.size()) == key) {

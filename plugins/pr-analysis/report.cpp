@@ -34,8 +34,8 @@ lxw_color_t impact_rgb(const std::string& impact) {
 }
 
 std::string temp_name(const fs::path& target) {
-  return (target.parent_path() / ("." + target.filename().string() + ".tmp-" +
-                                  std::to_string(::getpid())))
+  return (target.parent_path() /
+          ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid())))
       .string();
 }
 
@@ -210,11 +210,13 @@ std::string render_markdown(const Json& a) {
   std::string s = "# Upstream PR analysis for torch_npu\n\n";
   s += "Source: " + meta.value("source_description", std::string()) + "  \n";
   s += "PRs: " + std::to_string(sum["prs"].get<size_t>()) + " from " +
-       std::to_string(sum["change_sets"].get<size_t>()) + " change sets; rule pack: " +
-       join(meta["rule_packs"], ", ") + "\n\n";
-  if (a.contains("empty_reason")) s += "**No PRs analysed:** " + a["empty_reason"].get<std::string>() + "\n\n";
+       std::to_string(sum["change_sets"].get<size_t>()) +
+       " change sets; rule pack: " + join(meta["rule_packs"], ", ") + "\n\n";
+  if (a.contains("empty_reason"))
+    s += "**No PRs analysed:** " + a["empty_reason"].get<std::string>() + "\n\n";
   s += "| impact | PRs |\n|---|---|\n";
-  for (const char* i : kImpacts) s += std::string("| ") + i + " | " + std::to_string(sum["by_impact"][i].get<int>()) + " |\n";
+  for (const char* i : kImpacts)
+    s += std::string("| ") + i + " | " + std::to_string(sum["by_impact"][i].get<int>()) + " |\n";
   s += "\n| category | PRs |\n|---|---|\n";
   for (const auto& [c, n] : sum["by_category"].items()) {
     if (n.get<int>() > 0) s += "| " + c + " | " + std::to_string(n.get<int>()) + " |\n";
@@ -228,13 +230,17 @@ std::string render_markdown(const Json& a) {
         header = true;
       }
       s += "\n### ";
-      s += p["url"].is_null() ? pr_label(p) : "[" + pr_label(p) + "](" + p["url"].get<std::string>() + ")";
+      s += p["url"].is_null() ? pr_label(p)
+                              : "[" + pr_label(p) + "](" + p["url"].get<std::string>() + ")";
       s += " " + md_escape(p["title"].get<std::string>()) + "\n\n";
-      s += "- merged " + p["merged_at"].get<std::string>() + " by " + md_escape(p["author"].get<std::string>());
+      s += "- merged " + p["merged_at"].get<std::string>() + " by " +
+           md_escape(p["author"].get<std::string>());
       for (const Json& c : p["commits"]) {
-        s += ", [" + c["sha"].get<std::string>().substr(0, 12) + "](" + c["url"].get<std::string>() + ")";
+        s += ", [" + c["sha"].get<std::string>().substr(0, 12) + "](" +
+             c["url"].get<std::string>() + ")";
       }
-      s += "\n- categories: " + (p["categories"].empty() ? std::string("(none)") : join(p["categories"], ", ")) + "\n";
+      s += "\n- categories: " +
+           (p["categories"].empty() ? std::string("(none)") : join(p["categories"], ", ")) + "\n";
       s += "- suggestion: " + md_escape(p["suggestion"].get<std::string>()) + "\n";
       if (!p["evidence"].empty()) {
         s += "- evidence:\n";
@@ -243,8 +249,9 @@ std::string render_markdown(const Json& a) {
       if (!p["npu_hits"].empty()) {
         s += "- NPU entries hit:\n";
         for (const Json& h : p["npu_hits"]) {
-          s += "  - `" + h["npu_file"].get<std::string>() + ":" + std::to_string(h["npu_line"].get<size_t>()) +
-               "` " + h["how"].get<std::string>() + ": `" + md_escape(h["npu_text"].get<std::string>()) + "`\n";
+          s += "  - `" + h["npu_file"].get<std::string>() + ":" +
+               std::to_string(h["npu_line"].get<size_t>()) + "` " + h["how"].get<std::string>() +
+               ": `" + md_escape(h["npu_text"].get<std::string>()) + "`\n";
         }
       }
       if (!p["unmatched_files"].empty()) {
@@ -267,7 +274,8 @@ std::string render_html(const Json& a) {
   s += "<p>" + html_escape(a["meta"].value("source_description", std::string())) + "; " +
        std::to_string(sum["prs"].get<size_t>()) + " PRs.</p>\n";
   if (a.contains("empty_reason")) {
-    s += "<p><b>No PRs analysed:</b> " + html_escape(a["empty_reason"].get<std::string>()) + "</p>\n";
+    s += "<p><b>No PRs analysed:</b> " + html_escape(a["empty_reason"].get<std::string>()) +
+         "</p>\n";
   }
   s += "<h2>PRs by category and impact</h2>\n" + svg_chart(a);
   s += "<h2>PRs</h2>\n<table><tr><th>PR</th><th>impact</th><th>title</th><th>categories</th>"
@@ -275,8 +283,9 @@ std::string render_html(const Json& a) {
   for (const Json& p : a["prs"]) {
     const std::string impact = p["impact"];
     s += "<tr><td>";
-    s += p["url"].is_null() ? html_escape(pr_label(p))
-                            : "<a href=\"" + html_escape(p["url"]) + "\">" + html_escape(pr_label(p)) + "</a>";
+    s += p["url"].is_null()
+             ? html_escape(pr_label(p))
+             : "<a href=\"" + html_escape(p["url"]) + "\">" + html_escape(pr_label(p)) + "</a>";
     s += "</td><td><span class=\"imp\" style=\"background:" + std::string(impact_colour(impact)) +
          "\">" + impact + "</span></td><td>" + html_escape(p["title"]) + "</td><td>" +
          html_escape(join(p["categories"], ", ")) + "</td><td>" + html_escape(p["suggestion"]) +
@@ -317,9 +326,8 @@ void write_xlsx(const Json& a, const std::string& path) {
   }
 
   lxw_worksheet* ws = workbook_add_worksheet(wb, "PRs");
-  const char* headers[] = {"PR",          "Title",      "Impact",  "Categories",
-                           "Suggestion",  "Evidence",   "NPU hits", "Files",
-                           "Commit",      "Merged at",  "Author",  "Rules"};
+  const char* headers[] = {"PR",       "Title", "Impact", "Categories", "Suggestion", "Evidence",
+                           "NPU hits", "Files", "Commit", "Merged at",  "Author",     "Rules"};
   const lxw_col_t ncols = sizeof(headers) / sizeof(headers[0]);
   for (lxw_col_t c = 0; c < ncols; ++c) worksheet_write_string(ws, 0, c, headers[c], bold);
   const double widths[] = {14, 50, 12, 28, 60, 80, 50, 50, 14, 20, 24, 30};
@@ -355,7 +363,8 @@ void write_xlsx(const Json& a, const std::string& path) {
     }
     worksheet_write_string(ws, row, 6, hits.c_str(), wrap);
     std::string files;
-    for (const Json& f : p["files"]) files += (files.empty() ? "" : "\n") + f["path"].get<std::string>();
+    for (const Json& f : p["files"])
+      files += (files.empty() ? "" : "\n") + f["path"].get<std::string>();
     // Excel cells hold at most 32,767 characters.
     if (files.size() > 32000) files = files.substr(0, 32000) + "\n...";
     if (ev.size() > 32000) ev.resize(32000);

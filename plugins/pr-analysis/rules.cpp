@@ -82,7 +82,7 @@ bool parse_impact(std::string_view text, Impact* out) {
 
 const std::vector<std::string>& op_change_kinds() {
   static const std::vector<std::string> kKinds = {
-      "op_added",        "op_removed",       "signature_changed", "default_changed",
+      "op_added",         "op_removed",         "signature_changed", "default_changed",
       "dispatch_changed", "derivative_changed", "metadata_changed"};
   return kKinds;
 }
@@ -129,8 +129,9 @@ RulePack parse_rule_pack(std::string_view yaml_text, const std::string& name) {
     rule.category = r["category"].as<std::string>();
     const std::string impact = r["impact"] ? r["impact"].as<std::string>() : "";
     if (!parse_impact(impact, &rule.impact)) {
-      fail(name, r, "rule '" + rule.id + "': `impact` must be high, medium, low or none, not '" +
-                        impact + "'");
+      fail(name, r,
+           "rule '" + rule.id + "': `impact` must be high, medium, low or none, not '" + impact +
+               "'");
     }
     rule.suggestion = r["suggestion"].as<std::string>("");
     const YAML::Node when = r["when"];
@@ -139,8 +140,9 @@ RulePack parse_rule_pack(std::string_view yaml_text, const std::string& name) {
       const std::string key = kv.first.as<std::string>();
       if (key != "paths" && key != "exclude_paths" && key != "hunk_contains" &&
           key != "op_changes" && key != "labels" && key != "no_op_changes") {
-        fail(name, kv.first, "rule '" + rule.id + "': unknown condition '" + key +
-                                 "' (paths, exclude_paths, hunk_contains, op_changes, labels, no_op_changes)");
+        fail(name, kv.first,
+             "rule '" + rule.id + "': unknown condition '" + key +
+                 "' (paths, exclude_paths, hunk_contains, op_changes, labels, no_op_changes)");
       }
     }
     rule.paths = string_list(name, when, "paths");

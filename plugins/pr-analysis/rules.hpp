@@ -30,7 +30,7 @@ struct Rule {
   std::vector<std::string> op_changes;     // operator-diff kinds; any of
   std::vector<std::string> labels;         // PR labels (GitHub source); any of
   bool no_op_changes = false;  // fires only when the operator diff of the file found nothing
-  std::string origin;                      // "file:line" of the rule, for evidence
+  std::string origin;          // "file:line" of the rule, for evidence
 };
 
 struct RulePack {

@@ -70,9 +70,12 @@ Json run_pr_analysis(const Json& in, const RunHooks& hooks) {
   const RulePack pack = load_rule_pack(in.value("rules", std::string()));
   NpuIndex npu;
   npu.load(in.value("torch_npu", std::string()), in.value("op_plugin", std::string()));
-  const std::string repo_url = in.value("repo_url", std::string("https://github.com/pytorch/pytorch"));
+  const std::string repo_url =
+      in.value("repo_url", std::string("https://github.com/pytorch/pytorch"));
   Analyzer analyzer(pack, &npu, repo_url);
-  Json meta{{"source", source}, {"rule_packs", pack.sources}, {"repo_url", repo_url},
+  Json meta{{"source", source},
+            {"rule_packs", pack.sources},
+            {"repo_url", repo_url},
             {"npu_side", npu.loaded()}};
   std::vector<int64_t> prs;
   if (in.contains("prs")) prs = in["prs"].get<std::vector<int64_t>>();
@@ -142,7 +145,8 @@ Json run_pr_analysis(const Json& in, const RunHooks& hooks) {
     o.sleep = hooks.sleep;
     o.cancelled = hooks.cancelled;
     o.progress = hooks.progress;
-    if (o.token.empty()) notes.push_back("GITHUB_TOKEN is not set: unauthenticated, 60 requests/hour");
+    if (o.token.empty())
+      notes.push_back("GITHUB_TOKEN is not set: unauthenticated, 60 requests/hour");
     if (prs.empty() && !since) {
       throw InputError("the GitHub source needs `since` (and optionally `until`) or `prs`");
     }
@@ -158,8 +162,8 @@ Json run_pr_analysis(const Json& in, const RunHooks& hooks) {
                       {"retries", gs.stats().retries},
                       {"rate_limit_waits_s", gs.stats().rate_limit_waits}};
     if (sets.empty()) {
-      empty_reason = "no merged PRs into " + o.base + " of " + o.owner + "/" + o.repo +
-                     describe_window(in);
+      empty_reason =
+          "no merged PRs into " + o.base + " of " + o.owner + "/" + o.repo + describe_window(in);
     }
     for (const ChangeSet& cs : sets) analyzer.add(cs);
   } else {

@@ -93,8 +93,8 @@ size_t map_line(const Excerpt& x, size_t line) {
 std::string classify(ops::SourceFormat format, const ops::OpChange& c) {
   if (format == ops::SourceFormat::kDerivatives) return "derivative_changed";
   if (c.what == "argument_default") return "default_changed";
-  if (c.what.rfind("key_", 0) == 0) return c.subject == "dispatch" ? "dispatch_changed"
-                                                                    : "metadata_changed";
+  if (c.what.rfind("key_", 0) == 0)
+    return c.subject == "dispatch" ? "dispatch_changed" : "metadata_changed";
   return "signature_changed";
 }
 

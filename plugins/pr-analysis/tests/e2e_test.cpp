@@ -18,8 +18,8 @@ struct Run {
 
 Run run_cli(const pra_test::TempDir& dir, const std::string& args) {
   const std::string cmd = std::string(SKILLRT_BINARY_DIR) + "/bin/skillrt run pr-analysis " + args +
-                          " --output '" + dir.str("result.json") + "' -q > '" +
-                          dir.str("cli.log") + "' 2>&1";
+                          " --output '" + dir.str("result.json") + "' -q > '" + dir.str("cli.log") +
+                          "' 2>&1";
   pra_test::fs::remove(dir.path() / "result.json");
   const int status = std::system(cmd.c_str());
   Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, nullptr,
@@ -48,10 +48,10 @@ TEST_CASE("e2e: the SKILL.md input_example passes --check-only") {
 TEST_CASE("e2e: a run over the planted repository writes four reports") {
   pra_test::TempDir dir("e2e");
   pra_test::make_planted(dir);
-  std::ofstream(dir.str("in.json")) << json{{"repo", dir.str("pytorch")},
-                                            {"since", "2026-11-01"},
-                                            {"output_dir", dir.str("out")}}
-                                           .dump();
+  std::ofstream(dir.str("in.json")) << json{
+      {"repo", dir.str("pytorch")},
+      {"since", "2026-11-01"},
+      {"output_dir", dir.str("out")}}.dump();
   const Run r = run_cli(dir, "--input '" + dir.str("in.json") + "'");
   INFO(r.log);
   REQUIRE(r.exit_code == 0);
@@ -64,7 +64,8 @@ TEST_CASE("e2e: a run over the planted repository writes four reports") {
 
 TEST_CASE("e2e: a bad repository path is one clear error") {
   pra_test::TempDir dir("e2ebad");
-  const Run r = run_cli(dir, "--input '{\"repo\":\"/nonexistent/pytorch\",\"since\":\"2026-11-01\"}'");
+  const Run r =
+      run_cli(dir, "--input '{\"repo\":\"/nonexistent/pytorch\",\"since\":\"2026-11-01\"}'");
   CHECK(r.exit_code != 0);
   CHECK(r.log.find("/nonexistent/pytorch") != std::string::npos);
   CHECK(r.log.find("not a git repository") != std::string::npos);

@@ -24,10 +24,11 @@ TEST_CASE("errors: a path that is not a repository names the path and what to pa
 TEST_CASE("errors: a window without commits is an empty report that says why") {
   pra_test::TempDir dir("window");
   pra_test::make_planted(dir);
-  const json out = pra::run_pr_analysis(
-      {{"repo", dir.str("pytorch")}, {"since", "2025-01-01"}, {"until", "2025-01-31"},
-       {"output_dir", dir.str("out")}},
-      {});
+  const json out = pra::run_pr_analysis({{"repo", dir.str("pytorch")},
+                                         {"since", "2025-01-01"},
+                                         {"until", "2025-01-31"},
+                                         {"output_dir", dir.str("out")}},
+                                        {});
   CHECK(out["summary"]["prs"] == 0);
   const std::string why = out["empty_reason"];
   CHECK(why.find("no commits") != std::string::npos);
@@ -64,10 +65,10 @@ TEST_CASE("errors: bad dates, reversed windows and missing selections") {
   CHECK_THROWS_WITH(pra::run_pr_analysis({{"repo", repo}}, {}), Catch::Contains("rev_range"));
   CHECK_THROWS_WITH(pra::run_pr_analysis({{"since", "2026-11-01"}}, {}),
                     Catch::Contains("`repo` is required"));
-  CHECK_THROWS_WITH(pra::run_pr_analysis({{"repo", repo}, {"since", "2026-11-01"},
-                                          {"op_plugin", dir.str("no-op-plugin")}},
-                                         {}),
-                    Catch::Contains("no-op-plugin"));
+  CHECK_THROWS_WITH(
+      pra::run_pr_analysis(
+          {{"repo", repo}, {"since", "2026-11-01"}, {"op_plugin", dir.str("no-op-plugin")}}, {}),
+      Catch::Contains("no-op-plugin"));
   const json out = pra::run_pr_analysis({{"repo", repo}, {"prs", {5}}}, {});
   CHECK(out["empty_reason"].get<std::string>().find("#5") != std::string::npos);
 }

@@ -21,8 +21,11 @@ json input_for(const pra_test::FakeGithub& gh, const std::string& scenario) {
           {"since", "2026-11-01"},
           {"until", "2026-11-30"},
           {"github",
-           {{"api_url", gh.url(scenario)}, {"per_page", 2}, {"timeout_ms", 5000},
-            {"max_retries", 2}, {"retry_base_ms", 10}}}};
+           {{"api_url", gh.url(scenario)},
+            {"per_page", 2},
+            {"timeout_ms", 5000},
+            {"max_retries", 2},
+            {"retry_base_ms", 10}}}};
 }
 
 struct Recorder {
@@ -157,7 +160,8 @@ TEST_CASE("github: bad JSON is a clear error and no partial report is written") 
 }
 
 TEST_CASE("github: a unified patch becomes hunks with line numbers on both sides") {
-  const auto hunks = pra::parse_patch("@@ -3,2 +3,3 @@ ctx\n a\n-b\n+c\n+d\n\\ No newline at end of file\n", "f");
+  const auto hunks =
+      pra::parse_patch("@@ -3,2 +3,3 @@ ctx\n a\n-b\n+c\n+d\n\\ No newline at end of file\n", "f");
   REQUIRE(hunks.size() == 1);
   REQUIRE(hunks[0].lines.size() == 4);
   CHECK(hunks[0].lines[1].origin == '-');

@@ -70,7 +70,8 @@ TEST_CASE("planted: each PR gets the planted impact, categories, evidence and NP
     for (const json& h : c["npu_hits"]) {
       INFO("npu hit " << h.dump());
       bool found = false;
-      for (const json& x : pr["npu_hits"]) found = found || (x["npu_file"] == h["npu_file"] && x["npu_line"] == h["npu_line"]);
+      for (const json& x : pr["npu_hits"])
+        found = found || (x["npu_file"] == h["npu_file"] && x["npu_line"] == h["npu_line"]);
       CHECK(found);
     }
     if (c["impact"] == "needs-review") {
@@ -83,9 +84,9 @@ TEST_CASE("planted: each PR gets the planted impact, categories, evidence and NP
     for (const json& cat : c["categories"]) categories_seen.insert(cat);
   }
   // The plan covers every category the issue names and every operator-diff kind.
-  for (const char* cat : {"operator-schema", "autograd", "dispatcher", "device-generic",
-                          "distributed", "dynamo-inductor", "testing", "serialization", "build",
-                          "docs-ci"}) {
+  for (const char* cat :
+       {"operator-schema", "autograd", "dispatcher", "device-generic", "distributed",
+        "dynamo-inductor", "testing", "serialization", "build", "docs-ci"}) {
     INFO(cat);
     CHECK(categories_seen.count(cat) == 1);
   }
@@ -125,7 +126,8 @@ TEST_CASE("planted: a revision range and a PR list select exactly their commits"
   const auto& ch = planted["changes"];
   const std::string from = ch[2]["sha"];
   const std::string to = ch[5]["sha"];
-  json out = pra::run_pr_analysis({{"repo", dir.str("pytorch")}, {"rev_range", from + ".." + to}}, {});
+  json out =
+      pra::run_pr_analysis({{"repo", dir.str("pytorch")}, {"rev_range", from + ".." + to}}, {});
   REQUIRE(out["prs"].size() == 3);
   CHECK(out["prs"][0]["pr"] == ch[3]["pr"]);
   CHECK(out["prs"][2]["pr"] == ch[5]["pr"]);
@@ -149,5 +151,6 @@ TEST_CASE("planted: a user rule pack turns needs-review into a labelled PR") {
   REQUIRE(out["prs"].size() == 1);
   CHECK(out["prs"][0]["impact"] == "low");
   CHECK(out["prs"][0]["categories"] == json::array({"perfkernels"}));
-  CHECK(out["prs"][0]["evidence"][0]["rule_origin"].get<std::string>().find("extra.yaml:") != std::string::npos);
+  CHECK(out["prs"][0]["evidence"][0]["rule_origin"].get<std::string>().find("extra.yaml:") !=
+        std::string::npos);
 }

@@ -20,9 +20,9 @@ TEST_CASE("rules: glob semantics") {
 
 TEST_CASE("rules: the shipped pack parses and covers every required category") {
   const pra::RulePack pack = pra::load_rule_pack("");
-  for (const char* c : {"operator-schema", "autograd", "dispatcher", "device-generic",
-                        "distributed", "dynamo-inductor", "testing", "serialization", "build",
-                        "docs-ci"}) {
+  for (const char* c :
+       {"operator-schema", "autograd", "dispatcher", "device-generic", "distributed",
+        "dynamo-inductor", "testing", "serialization", "build", "docs-ci"}) {
     INFO(c);
     CHECK(pack.category(c) != nullptr);
     bool used = false;
@@ -41,9 +41,10 @@ TEST_CASE("rules: the shipped pack parses and covers every required category") {
 
 TEST_CASE("rules: errors name the file, line and field") {
   try {
-    pra::parse_rule_pack("categories: []\nrules:\n  - id: a\n    category: x\n    impact: huge\n"
-                         "    when: {paths: [a]}\n",
-                         "mine.yaml");
+    pra::parse_rule_pack(
+        "categories: []\nrules:\n  - id: a\n    category: x\n    impact: huge\n"
+        "    when: {paths: [a]}\n",
+        "mine.yaml");
     FAIL("no error");
   } catch (const std::runtime_error& e) {
     const std::string m = e.what();
@@ -80,8 +81,9 @@ TEST_CASE("rules: a user pack adds rules and replaces a shipped rule by id") {
   CHECK(docs == 1);
   CHECK(pack.category("perfkernels") != nullptr);
   CHECK(pack.rules.back().id == "perfkernels");
-  std::ofstream(dir.str("bad.yaml")) << "rules:\n  - id: z\n    category: nowhere\n    impact: low\n"
-                                        "    when: {paths: [a]}\n";
+  std::ofstream(dir.str("bad.yaml"))
+      << "rules:\n  - id: z\n    category: nowhere\n    impact: low\n"
+         "    when: {paths: [a]}\n";
   CHECK_THROWS_AS(pra::load_rule_pack(dir.str("bad.yaml")), pra::InputError);
   CHECK_THROWS_WITH(pra::load_rule_pack(dir.str("missing.yaml")), Catch::Contains("missing.yaml"));
 }
