@@ -244,12 +244,8 @@ std::vector<CppFunction> scan_cpp(std::string_view source) {
       }
       if (!has_assign && k < t.size() && t[k].text == "{") {
         CppFunction f;
-        for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
-          if (!it->empty()) {
-            f.ns = *it;
-            break;
-          }
-        }
+        // Helpers in an anonymous namespace are not kernels: their namespace stays empty.
+        if (!frames.empty()) f.ns = frames.back();
         f.name = x;
         std::string ret = join(t, stmt, i);
         for (const char* spec : {"inline ", "static ", "constexpr "}) {

@@ -31,6 +31,12 @@ std::string version_text(const Json& spec) {
   return "[" + detail::join(parts, ", ") + "]";
 }
 
+std::string json_list(const Json& list) {
+  std::vector<std::string> parts;
+  for (const Json& v : list) parts.push_back(v.dump());
+  return "[" + detail::join(parts, ", ") + "]";
+}
+
 // The baseline JSON's version list for a YAML version spec (test_compatibility semantics).
 Json baseline_versions(const Json& spec, const std::vector<std::string>& all) {
   if (spec.is_string() && spec.get<std::string>() == "all_version") return Json::array({"all_version"});
@@ -241,6 +247,23 @@ std::vector<std::string> output_names(const FunctionSchema& s) {
   return out;
 }
 
+// The tensor whose options new outputs take: the first Tensor argument, else the first element
+// of the first Tensor[] argument.
+std::string like_tensor(const FunctionSchema& s) {
+  for (const Argument& a : s.arguments) {
+    if (a.type.is_plain("Tensor")) return a.name;
+  }
+  for (const Argument& a : s.arguments) {
+    if (a.type.base == "Tensor" && a.type.suffix == "[]") return a.name + "[0]";
+  }
+  return "";
+}
+
+// An output spec names a tensor (whose shape or dtype it copies) rather than an expression.
+bool names_tensor(const FunctionSchema& s, const std::string& text) {
+  return find_arg(s, text) != nullptr || (!text.empty() && text == like_tensor(s));
+}
+
 std::string kernel_function(const OpPlan& p) {
   const FunctionSchema& s = p.schema;
   const std::string name = expected_cpp_name(s);
@@ -292,16 +315,9 @@ std::string kernel_function(const OpPlan& p) {
     const std::vector<std::string> outs = output_names(s);
     for (size_t i = 0; i < outs.size(); ++i) {
       const OutputSpec& o = p.outputs[i];
-      const std::string size =
-          find_arg(s, o.size) != nullptr ? o.size + ".sizes()" : o.size;
-      std::string like;
-      for (const Argument& a : s.arguments) {
-        if (a.type.is_plain("Tensor")) {
-          like = a.name;
-          break;
-        }
-      }
-      const std::string options = find_arg(s, o.dtype) != nullptr
+      const std::string size = names_tensor(s, o.size) ? o.size + ".sizes()" : o.size;
+      const std::string like = like_tensor(s);
+      const std::string options = names_tensor(s, o.dtype)
                                       ? o.dtype + ".options()"
                                       : like + ".options().dtype(" + o.dtype + ")";
       body += "    at::Tensor " + outs[i] + " = npu_preparation::apply_tensor_without_format(" +
@@ -314,8 +330,14 @@ std::string kernel_function(const OpPlan& p) {
           : outs.empty()   ? ""
                            : "    return std::make_tuple(" + detail::join(outs, ", ") + ");\n";
   }
-  return spell_cpp_type(expected_cpp_return(s)) + " " + name + "(" + detail::join(params, ", ") +
-         ")\n{\n" + body + ret + "}\n";
+  std::string head = spell_cpp_type(expected_cpp_return(s)) + " " + name + "(" +
+                     detail::join(params, ", ") + ")";
+  if (head.size() > 100) {
+    // One parameter per line, as clang-format lays out long kernel signatures.
+    head = spell_cpp_type(expected_cpp_return(s)) + " " + name + "(\n    " +
+           detail::join(params, ",\n    ") + ")";
+  }
+  return head + "\n{\n" + body + ret + "}\n";
 }
 
 const char* kLicense =
@@ -337,8 +359,8 @@ const char* kLicense =
 // Adds the kernel to its file: a new file in house layout, or before the closing namespace of
 // an existing one.
 void add_kernel(const Tree& tree, ChangeSet* set, const OpPlan& p) {
-  const std::string path = std::string(kOpApiDir) + "/" + detail::camel_case(p.schema.name.base) +
-                           "KernelNpuOpApi.cpp";
+  const std::string path =
+      std::string(kOpApiDir) + "/" + detail::kernel_stem(p.schema.name.base) + "KernelNpuOpApi.cpp";
   Change& c = set->edit(tree, path);
   const std::string fn = kernel_function(p);
   const size_t close = c.after.rfind("}  // namespace op_api");
@@ -386,8 +408,10 @@ std::string meta_function(const OpPlan& p, std::string* why) {
     for (size_t i = 0; i < s.returns.size(); ++i) {
       const OutputSpec& o = p.outputs[i];
       std::string dtype;
-      if (find_arg(s, o.dtype) != nullptr) {
+      if (names_tensor(s, o.dtype)) {
         dtype = o.dtype == o.size ? "" : ", dtype=" + o.dtype + ".dtype";
+      } else if (o.dtype.find("::") == std::string::npos) {
+        dtype = ", dtype=" + like_tensor(s) + ".dtype";
       } else {
         const std::string t = torch_dtype(o.dtype);
         if (t.empty()) {
@@ -399,12 +423,10 @@ std::string meta_function(const OpPlan& p, std::string* why) {
         }
         dtype = ", dtype=" + t;
       }
-      if (find_arg(s, o.size) != nullptr) {
+      if (names_tensor(s, o.size)) {
         rets.push_back("torch.empty_like(" + o.size + dtype + ")");
       } else if (!o.meta_shape.empty()) {
-        const std::string like = p.outputs[0].size;
-        const std::string base = find_arg(s, like) != nullptr ? like : s.arguments.front().name;
-        rets.push_back(base + ".new_empty(" + o.meta_shape + dtype + ")");
+        rets.push_back(like_tensor(s) + ".new_empty(" + o.meta_shape + dtype + ")");
       } else {
         *why = "output " + std::to_string(i) + " size '" + o.size +
                "' is a C++ expression; give outputs[" + std::to_string(i) +
@@ -478,7 +500,7 @@ void add_baseline(const Tree& tree, ChangeSet* set, const OpPlan& p,
     return;
   }
   Change& c = set->edit(tree, kBaselineJson);
-  const std::string key = "\"func: " + p.text + "\"";
+  const std::string key = Json("func: " + p.text).dump();
   if (c.after.find(key) != std::string::npos) return;
   const size_t end = c.after.rfind('}');
   if (end == std::string::npos) {
@@ -489,7 +511,7 @@ void add_baseline(const Tree& tree, ChangeSet* set, const OpPlan& p,
   const size_t first_key = c.after.find('"');
   const std::string ind =
       first_key != std::string::npos && first_key < end ? line_indent(c.after, first_key) : "    ";
-  const std::string value = key + ": {\"version\": " + baseline_versions(p.versions, all).dump() + "}";
+  const std::string value = key + ": {\"version\": " + json_list(baseline_versions(p.versions, all)) + "}";
   if (prev > 0 && c.after[prev - 1] == '{') {
     c.after.insert(prev, "\n" + ind + value + "\n");
   } else {
@@ -523,13 +545,7 @@ OpPlan make_plan(const Json& spec_schema, const std::string& aclnn, const Json& 
   p.exposed = exposed;
   p.structured = structured;
   p.section = section;
-  std::string first_tensor;
-  for (const Argument& a : p.schema.arguments) {
-    if (a.type.is_plain("Tensor") && !a.out) {
-      first_tensor = a.name;
-      break;
-    }
-  }
+  const std::string first_tensor = like_tensor(p.schema);
   if (p.schema.kind == ops::SchemaKind::kFunctional) {
     for (size_t i = 0; i < p.schema.returns.size(); ++i) {
       if (p.schema.returns[i].type.base != "Tensor" || !p.schema.returns[i].type.suffix.empty()) {
@@ -685,7 +701,11 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
                 (rets.size() == 1 ? "Tensor" : "(" + detail::join(rets, ", ") + ")");
     }
     const std::string baclnn = b.value("aclnn", fwd.aclnn + "Grad");
-    OpPlan bwd = make_plan(Json(bschema), baclnn, versions, nullptr, false, section, Json::array(),
+    // Each gradient has the shape and dtype of the input it belongs to.
+    Json grad_outputs = Json::array();
+    for (const std::string& n : inputs) grad_outputs.push_back({{"size", n}, {"dtype", n}});
+    OpPlan bwd = make_plan(Json(bschema), baclnn, versions, nullptr, false, section,
+                           b.contains("schema") ? Json::array() : grad_outputs,
                            "spec.backward.schema");
     if (!yaml.find(bwd.schema.name.qualified()).empty()) {
       set.notes.push_back("backward op " + bwd.schema.name.qualified() +
@@ -991,11 +1011,11 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
   // Baseline: the key's version list follows the forward's.
   if (tree.exists(kBaselineJson)) {
     Change& c = set.edit(tree, kBaselineJson);
-    const size_t key = c.after.find("\"func: " + e.schema_text + "\"");
+    const size_t key = c.after.find(Json("func: " + e.schema_text).dump());
     size_t open = 0;
     size_t close = 0;
     if (key != std::string::npos && find_json_list(c.after, "version", key, &open, &close)) {
-      const std::string now = baseline_versions(fwd_spec, yaml.all_version).dump();
+      const std::string now = json_list(baseline_versions(fwd_spec, yaml.all_version));
       const std::string was = c.after.substr(open, close - open + 1);
       if (Json::parse(was, nullptr, false) != Json::parse(now)) {
         c.after.replace(open, close - open + 1, now);

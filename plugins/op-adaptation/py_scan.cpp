@@ -292,7 +292,8 @@ PyReturn parse_return(const Tokens& t, size_t ret, size_t end) {
       r.is_single_expression = true;  // one list of unknown length
       return r;
     }
-    if (inner.size() > 1 || is_op(t[b], "[")) {
+    bool trailing_comma = end - b >= 3 && is_op(t[end - 2], ",");
+    if (inner.size() > 1 || is_op(t[b], "[") || trailing_comma) {
       r.count = static_cast<int>(inner.size());
       return r;
     }

@@ -669,7 +669,7 @@ class Checker {
       }
       return;
     }
-    const std::string expected_file = dir + "/" + detail::camel_case(s.name.base) +
+    const std::string expected_file = dir + "/" + detail::kernel_stem(s.name.base) +
                                       (ns == "op_api" ? "KernelNpuOpApi.cpp" : "KernelNpu.cpp");
     if (cands.empty()) {
       std::string plain = s.name.base + (s.name.inplace ? "_" : "") +
@@ -1054,7 +1054,7 @@ class Checker {
                           "(return, removed/renamed/retyped parameter or a new one without "
                           "default); update the baseline only for a deliberate BC break",
                      ok ? kBaselineJson : yaml_name_,
-                     Location{kBaselineJson, line_of(baseline_text_, "\"func: " + old + "\"")},
+                     Location{kBaselineJson, line_of(baseline_text_, Json("func: " + old).dump())},
                      yaml_loc(e));
     f.expected = "func: " + e.schema_text;
     f.found = "func: " + old;
@@ -1108,7 +1108,8 @@ class Checker {
   void check_test(const OpEntry& e, const FunctionSchema& s) {
     std::string base = s.name.base;
     if (detail::ends_with(base, "_backward")) return;  // covered by the forward op's test
-    std::vector<std::string> names = {"test_" + base + ".py"};
+    std::vector<std::string> names = {"test_" + base + ".py",
+                                      "test_" + s.name.full_base() + ".py"};
     std::string stripped = base;
     while (!stripped.empty() && stripped[0] == '_') stripped.erase(0, 1);
     names.push_back("test_" + stripped + ".py");

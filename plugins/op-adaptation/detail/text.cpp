@@ -61,6 +61,13 @@ std::string camel_case(std::string_view snake) {
   return out;
 }
 
+std::string kernel_stem(std::string_view base) {
+  std::string stem(base);
+  while (!stem.empty() && stem[0] == '_') stem.erase(0, 1);
+  if (starts_with(stem, "npu_")) stem.erase(0, 4);
+  return camel_case(stem);
+}
+
 namespace {
 
 // Splits "a, [b, c], d" at commas outside brackets and quotes.
@@ -158,10 +165,10 @@ std::vector<Edit> line_edits(const std::vector<std::string>& a, const std::vecto
         out.push_back({' ', a[pre + i]});
         ++i;
         ++j;
-      } else if (j < m && (i == n || t[i][j + 1] >= t[i + 1][j])) {
-        out.push_back({'+', b[pre + j++]});
-      } else {
+      } else if (i < n && (j == m || t[i + 1][j] >= t[i][j + 1])) {
         out.push_back({'-', a[pre + i++]});
+      } else {
+        out.push_back({'+', b[pre + j++]});
       }
     }
   } else {

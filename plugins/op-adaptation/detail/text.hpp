@@ -19,6 +19,10 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // both are accepted by verify, which indexes every file of the directory).
 std::string camel_case(std::string_view snake);
 
+// The CamelCase stem of an op's kernel file: leading underscores and "npu_" dropped, as in
+// npu_swiglu_group_quant -> SwigluGroupQuant(KernelNpuOpApi.cpp).
+std::string kernel_stem(std::string_view base);
+
 // A default value in a canonical form so that a schema default, a Python default and a doc
 // default compare equal when they mean the same value: quotes dropped, numbers re-printed,
 // lists and tuples written as "[a,b]".
