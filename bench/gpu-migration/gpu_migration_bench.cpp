@@ -138,8 +138,6 @@ Cost cost_of(int who, const std::function<void()>& fn) {
           cpu_seconds(who) - c0};
 }
 
-double seconds_of(const std::function<void()>& fn) { return cost_of(RUSAGE_SELF, fn).wall; }
-
 Cost median(const std::vector<Cost>& v) {
   std::vector<double> w, c;
   for (const Cost& x : v) {
@@ -221,25 +219,32 @@ int main(int argc, char** argv) {
     d::RepoScan scan;
     nlohmann::json summary;
     std::string text;
-    const double t_index = seconds_of([&] { scanner = std::make_unique<d::Scanner>(table); });
-    const double t_walk = seconds_of([&] {
+    const Cost t_index =
+        cost_of(RUSAGE_SELF, [&] { scanner = std::make_unique<d::Scanner>(table); });
+    const Cost t_walk = cost_of(RUSAGE_SELF, [&] {
       walk = d::walk_repo(fs::path(dir), d::WalkOptions{},
                           [&](const std::string& n) { return scanner->wants_text_file(n); });
     });
-    const double t_scan = seconds_of([&] {
+    const Cost t_scan = cost_of(RUSAGE_SELF, [&] {
       scan = d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
                            d::ScanOptions{false, true});
     });
-    const double t_sum = seconds_of([&] { summary = d::summarize(scan, table); });
-    const double t_dump = seconds_of([&] { text = summary.dump(); });
-    const double t_free_scan = seconds_of([&] { scan = d::RepoScan{}; });
-    const double t_free = seconds_of([&] { summary = nullptr; });
-    std::printf(
-        "phases: rule index %.3f s, walk %.3f s, read+tokenize+match+findings JSON %.3f s, "
-        "summary %.3f s, scan state freed %.3f s, result freed (by the caller) %.3f s; "
-        "serializing the result (plugin boundary) %.3f s, %.1f MB\n",
-        t_index, t_walk, t_scan, t_sum, t_free_scan, t_free, t_dump,
-        static_cast<double>(text.size()) / 1e6);
+    const Cost t_sum = cost_of(RUSAGE_SELF, [&] { summary = d::summarize(scan, table); });
+    const Cost t_dump = cost_of(RUSAGE_SELF, [&] { text = summary.dump(); });
+    const Cost t_free_scan = cost_of(RUSAGE_SELF, [&] { scan = d::RepoScan{}; });
+    const Cost t_free = cost_of(RUSAGE_SELF, [&] { summary = nullptr; });
+    auto phase = [](const char* what, const Cost& c) {
+      std::printf("  phase %-52s wall %.3f s  cpu %.3f s\n", what, c.wall, c.cpu);
+    };
+    std::printf("phases of one analysis (once, after the runs):\n");
+    phase("rule index", t_index);
+    phase("walk", t_walk);
+    phase("read + tokenize + match + findings JSON (threads)", t_scan);
+    phase("summary (verdicts, effort)", t_sum);
+    phase("scan state freed", t_free_scan);
+    phase("result freed (by the caller)", t_free);
+    phase("result serialized (what the plugin boundary adds)", t_dump);
+    std::printf("  serialized result: %.1f MB\n", static_cast<double>(text.size()) / 1e6);
   }
   auto report = [](const char* what, const Cost& c) {
     std::printf("%-58s wall %.3f s  cpu %.3f s\n", what, c.wall, c.cpu);

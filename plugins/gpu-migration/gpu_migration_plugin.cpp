@@ -67,7 +67,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("gpu-migration-apply")
       .title("Rewrite CUDA PyTorch code for Ascend NPU")
       .description(
-          "Rewrites the Python files of one scope (module, folder or file) with the replacement "
+          "Rewrites the Python files and notebook code cells of one scope (module, folder or "
+          "file) with the replacement "
           "table: cuda device strings and .cuda() to npu, torch.cuda.* to torch.npu.*, "
           "torch.cuda.amp to torch.npu.amp, nccl to hccl, nn.DataParallel to "
           "DistributedDataParallel, capability queries, import torch_npu; or mode "
