@@ -19,6 +19,10 @@ else
   step /usr/bin/python3 -m py_compile "$gm_tmp/ddp_amp/train.py"
   echo "(second apply: nothing left to change)"
   "$bin" run gpu-migration-apply --quiet --input "{\"repo\": \"$gm_tmp/ddp_amp\", \"scope\": [\"train.py\"], \"apply\": true}" | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin); print("changes:", len(r["changes"]), "notes:", r["notes"])'
+  echo "(a notebook: only the changed cells' sources change, outputs and metadata stay)"
+  cp -r "$gm_data/notebook" "$gm_tmp/notebook"
+  step "$bin" run gpu-migration-apply --quiet --input "{\"repo\": \"$gm_tmp/notebook\", \"scope\": [\"finetune.ipynb\"], \"apply\": true}" --output "$gm_tmp/nb.json"
+  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["patch"][:1200]); print("changes:", [(c["cell"], c["line"], c["rule"]) for c in r["changes"]])' "$gm_tmp/nb.json"
   step "$bin" run gpu-migration-verify --quiet --input "{\"repo\": \"$gm_tmp/ddp_amp\"}" --output "$gm_tmp/verify.json"
   /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print("  [%11s] %s" % (c["status"], c["item"])) for c in r["checklist"]]' "$gm_tmp/verify.json"
   rm -rf "$gm_tmp"
