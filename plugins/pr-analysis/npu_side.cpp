@@ -70,7 +70,13 @@ void NpuIndex::load_op_plugin(const std::string& root) {
   } catch (const std::exception& e) {
     throw InputError("op_plugin '" + root + "': " + e.what());
   }
-  const ops::OpSource src = ops::load_source_file(functions);
+  ops::OpSource src;
+  try {
+    src = ops::load_source_file(functions);
+  } catch (const std::exception& e) {
+    throw InputError("op_plugin '" + root + "': cannot read " + functions + ": " + e.what() +
+                     "; pass an op-plugin checkout whose op_plugin_functions.yaml is intact");
+  }
   const fs::path base = fs::is_directory(root) ? fs::path(root) : fs::path(root).parent_path();
   const std::string rel = fs::relative(functions, base, ec).generic_string();
   for (const ops::OpEntry& e : src.entries) {
