@@ -170,6 +170,10 @@ int main(int argc, char** argv) {
     if (a == "--rg") rg = argv[i + 1];
     if (a == "--skillrt") skillrt = argv[i + 1];
   }
+  if (files < 1 || runs < 1) {
+    std::fprintf(stderr, "gpu_migration_bench: --files and --runs must be at least 1\n");
+    return 2;
+  }
   fs::remove_all(dir);
   generate(dir, files);
   std::uintmax_t bytes = 0;
