@@ -528,28 +528,31 @@ class Checker {
       }
     }
     const bool out_kind = s.kind == ops::SchemaKind::kOut;
-    for (const std::string& k : spec_keys) {
-      if (expected_keys.count(k) != 0) continue;
-      // A functional op may name its single output "out" even when the return has a name.
-      if (!out_kind && s.returns.size() == 1 && k == "out") continue;
-      Finding f = make("error", "gen_opapi.out_key", op,
-                       "output spec '" + k + "' matches no output of the schema", yaml_name_, loc);
-      f.expected = detail::join(std::vector<std::string>(expected_keys.begin(), expected_keys.end()),
-                                ", ");
-      f.found = k;
-      add(std::move(f));
-    }
-    if (!out_kind && s.kind == ops::SchemaKind::kFunctional) {
-      for (const std::string& k : expected_keys) {
-        if (spec_keys.count(k) != 0) continue;
-        if (s.returns.size() == 1 && spec_keys.count("out") != 0) continue;
+    if (out_kind) {
+      // .out overloads: each output spec is keyed by the out argument it fills.
+      for (const std::string& k : spec_keys) {
+        if (expected_keys.count(k) != 0) continue;
         Finding f = make("error", "gen_opapi.out_key", op,
-                         "no output spec for output '" + k + "': codegen cannot allocate it",
+                         "output spec '" + k + "' is not an out argument of the schema",
                          yaml_name_, loc);
-        f.expected = k + ": {size: ..., dtype: ...}";
-        f.found = "missing";
+        f.expected = detail::join(out_names, ", ");
+        f.found = k;
         add(std::move(f));
       }
+    } else if (s.kind == ops::SchemaKind::kFunctional && spec_keys.size() != s.returns.size()) {
+      // Functional ops: codegen allocates one output per spec, in order, whatever the keys.
+      Finding f = make("error", "gen_opapi.out_key", op,
+                       std::to_string(spec_keys.size()) + " output spec(s) for " +
+                           std::to_string(s.returns.size()) + " return(s): codegen allocates " +
+                           "the wrong number of outputs",
+                       yaml_name_, loc);
+      f.expected = std::to_string(s.returns.size()) + " (" +
+                   detail::join(std::vector<std::string>(expected_keys.begin(), expected_keys.end()),
+                                ", ") +
+                   ")";
+      f.found = detail::join(std::vector<std::string>(spec_keys.begin(), spec_keys.end()), ", ");
+      if (f.found.empty()) f.found = "none";
+      add(std::move(f));
     }
     const std::string exec = g["exec"].get<std::string>();
     std::vector<std::string> args;
