@@ -2,6 +2,9 @@
 // says why.
 #include <catch2/catch.hpp>
 
+#include <utility>
+#include <vector>
+
 #include "errors.hpp"
 #include "run.hpp"
 #include "test_support.hpp"
@@ -71,4 +74,29 @@ TEST_CASE("errors: bad dates, reversed windows and missing selections") {
       Catch::Contains("no-op-plugin"));
   const json out = pra::run_pr_analysis({{"repo", repo}, {"prs", {5}}}, {});
   CHECK(out["empty_reason"].get<std::string>().find("#5") != std::string::npos);
+}
+
+TEST_CASE("errors: progress counts commits; a cancelled run stops and writes nothing") {
+  pra_test::TempDir dir("cancel");
+  const json planted = pra_test::make_planted(dir);
+  const size_t commits = planted["changes"].size();
+  std::vector<std::pair<double, double>> seen;
+  pra::RunHooks hooks;
+  hooks.progress = [&](double done, double total, const std::string&) {
+    seen.emplace_back(done, total);
+  };
+  pra::run_pr_analysis({{"repo", dir.str("pytorch")}, {"since", "2026-11-01"}}, hooks);
+  REQUIRE_FALSE(seen.empty());
+  CHECK(seen.front().first == 0);
+  CHECK(seen.back().first == static_cast<double>(commits - 1));
+  for (const auto& [done, total] : seen) CHECK(total == static_cast<double>(commits));
+
+  int polls = 0;
+  hooks.cancelled = [&] { return ++polls > 3; };
+  CHECK_THROWS_WITH(
+      pra::run_pr_analysis(
+          {{"repo", dir.str("pytorch")}, {"since", "2026-11-01"}, {"output_dir", dir.str("out")}},
+          hooks),
+      Catch::Contains("cancelled after 3 of"));
+  CHECK_FALSE(pra_test::fs::exists(dir.path() / "out"));
 }
