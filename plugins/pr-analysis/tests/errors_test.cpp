@@ -76,7 +76,7 @@ TEST_CASE("errors: bad dates, reversed windows and missing selections") {
   CHECK(out["empty_reason"].get<std::string>().find("#5") != std::string::npos);
 }
 
-TEST_CASE("errors: progress counts commits; a cancelled run stops and writes nothing") {
+TEST_CASE("errors: progress counts commits, and a cancelled run stops and writes nothing") {
   pra_test::TempDir dir("cancel");
   const json planted = pra_test::make_planted(dir);
   const size_t commits = planted["changes"].size();
