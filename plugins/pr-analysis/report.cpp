@@ -124,9 +124,13 @@ std::string evidence_text(const Json& e) {
     } else if (e.contains("old_schema")) {
       s += ": " + e["old_schema"].get<std::string>();
     }
-    if (e.contains("old_value") || e.contains("new_value")) {
-      s += " [" + e.value("old_value", std::string()) + " -> " +
-           e.value("new_value", std::string()) + "]";
+    if (e.contains("old_value") && e.contains("new_value")) {
+      s += " [" + e["old_value"].get<std::string>() + " -> " + e["new_value"].get<std::string>() +
+           "]";
+    } else if (e.contains("new_value")) {
+      s += " [added " + e["new_value"].get<std::string>() + "]";
+    } else if (e.contains("old_value")) {
+      s += " [removed " + e["old_value"].get<std::string>() + "]";
     }
   } else if (e.contains("text")) {
     s += " " + e["text"].get<std::string>();
