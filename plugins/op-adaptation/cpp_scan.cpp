@@ -150,8 +150,9 @@ std::vector<CppParam> parse_params(const std::vector<Tok>& t, size_t open, size_
 
 bool is_keyword(const std::string& s) {
   static const std::set<std::string> kKeywords = {
-      "if",     "for",    "while",  "switch",        "return",    "sizeof", "catch",
-      "static_assert", "decltype", "alignas", "TORCH_CHECK", "defined", "namespace"};
+      "if",          "for",     "while",         "switch",   "return",
+      "sizeof",      "catch",   "static_assert", "decltype", "alignas",
+      "TORCH_CHECK", "defined", "namespace"};
   return kKeywords.count(s) != 0;
 }
 

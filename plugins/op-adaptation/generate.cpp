@@ -39,7 +39,8 @@ std::string json_list(const Json& list) {
 
 // The baseline JSON's version list for a YAML version spec (test_compatibility semantics).
 Json baseline_versions(const Json& spec, const std::vector<std::string>& all) {
-  if (spec.is_string() && spec.get<std::string>() == "all_version") return Json::array({"all_version"});
+  if (spec.is_string() && spec.get<std::string>() == "all_version")
+    return Json::array({"all_version"});
   if (spec.is_array() && spec.size() == 2 && spec[1] == "newest") return spec;
   return Json(ops::parse_version_spec(spec, all).versions);
 }
@@ -116,7 +117,9 @@ bool find_json_list(const std::string& text, const std::string& key, size_t from
   const size_t k = text.find("\"" + key + "\"", from);
   if (k == std::string::npos) return false;
   size_t p = k + key.size() + 2;
-  while (p < text.size() && (std::isspace(static_cast<unsigned char>(text[p])) != 0 || text[p] == ':')) ++p;
+  while (p < text.size() &&
+         (std::isspace(static_cast<unsigned char>(text[p])) != 0 || text[p] == ':'))
+    ++p;
   if (p >= text.size() || text[p] != '[') return false;
   *open = p;
   *close = text.find(']', p);
@@ -152,8 +155,8 @@ std::string allowlist_add(std::string text, const std::string& version, const st
   const size_t last_close = text.rfind(']');
   if (last_close == std::string::npos) return text;
   const std::string ind = line_indent(text, last_close);
-  text.insert(last_close + 1, ",\n" + ind + "\"" + version + "\": [\n" + ind + "  \"" + name +
-                                  "\"\n" + ind + "]");
+  text.insert(last_close + 1,
+              ",\n" + ind + "\"" + version + "\": [\n" + ind + "  \"" + name + "\"\n" + ind + "]");
   return text;
 }
 
@@ -186,28 +189,43 @@ std::string allowlist_remove(std::string text, const std::string& version,
   return text;
 }
 
-// ---- C++ and Python spelling ----------------------------------------------------------------------
+// ---- C++ and Python spelling
+// ----------------------------------------------------------------------
 
 const std::map<std::string, std::string>& cpp_namespaces() {
-  static const std::map<std::string, std::string> k = {
-      {"Tensor", "at::"},       {"TensorList", "at::"},   {"IntArrayRef", "at::"},
-      {"OptionalIntArrayRef", "at::"}, {"Scalar", "at::"}, {"ScalarType", "at::"},
-      {"ArrayRef", "at::"},     {"Layout", "at::"},       {"Device", "at::"},
-      {"MemoryFormat", "at::"}, {"Dimname", "at::"},      {"DimnameList", "at::"},
-      {"Generator", "at::"},    {"optional", "c10::"},    {"SymInt", "c10::"},
-      {"SymIntArrayRef", "c10::"}, {"OptionalSymIntArrayRef", "c10::"},
-      {"string_view", "c10::"}, {"List", "c10::"},        {"array", "std::"},
-      {"tuple", "std::"},       {"vector", "std::"},      {"string", "std::"}};
+  static const std::map<std::string, std::string> k = {{"Tensor", "at::"},
+                                                       {"TensorList", "at::"},
+                                                       {"IntArrayRef", "at::"},
+                                                       {"OptionalIntArrayRef", "at::"},
+                                                       {"Scalar", "at::"},
+                                                       {"ScalarType", "at::"},
+                                                       {"ArrayRef", "at::"},
+                                                       {"Layout", "at::"},
+                                                       {"Device", "at::"},
+                                                       {"MemoryFormat", "at::"},
+                                                       {"Dimname", "at::"},
+                                                       {"DimnameList", "at::"},
+                                                       {"Generator", "at::"},
+                                                       {"optional", "c10::"},
+                                                       {"SymInt", "c10::"},
+                                                       {"SymIntArrayRef", "c10::"},
+                                                       {"OptionalSymIntArrayRef", "c10::"},
+                                                       {"string_view", "c10::"},
+                                                       {"List", "c10::"},
+                                                       {"array", "std::"},
+                                                       {"tuple", "std::"},
+                                                       {"vector", "std::"},
+                                                       {"string", "std::"}};
   return k;
 }
 
 std::string torch_dtype(const std::string& at_const) {
   static const std::map<std::string, std::string> k = {
-      {"at::kFloat", "torch.float32"}, {"at::kHalf", "torch.float16"},
+      {"at::kFloat", "torch.float32"},     {"at::kHalf", "torch.float16"},
       {"at::kBFloat16", "torch.bfloat16"}, {"at::kInt", "torch.int32"},
-      {"at::kLong", "torch.int64"},    {"at::kBool", "torch.bool"},
-      {"at::kChar", "torch.int8"},     {"at::kByte", "torch.uint8"},
-      {"at::kDouble", "torch.float64"}, {"at::kShort", "torch.int16"}};
+      {"at::kLong", "torch.int64"},        {"at::kBool", "torch.bool"},
+      {"at::kChar", "torch.int8"},         {"at::kByte", "torch.uint8"},
+      {"at::kDouble", "torch.float64"},    {"at::kShort", "torch.int16"}};
   const auto it = k.find(at_const);
   return it == k.end() ? "" : it->second;
 }
@@ -303,14 +321,15 @@ std::string kernel_function(const OpPlan& p) {
       if (!a.out && a.type.is_plain("Tensor")) inputs.push_back(a.name);
     }
     for (const std::string& o : outs) {
-      body += "    npu_preparation::check_tensor({" + detail::join(inputs, ", ") + "}, " + o + ", " +
-              o + ".scalar_type(), " + o + ".sizes());\n";
+      body += "    npu_preparation::check_tensor({" + detail::join(inputs, ", ") + "}, " + o +
+              ", " + o + ".scalar_type(), " + o + ".sizes());\n";
     }
     std::vector<std::string> all = exec_args;
     all.insert(all.end(), outs.begin(), outs.end());
     body += "    EXEC_NPU_CMD(" + p.aclnn + ", " + detail::join(all, ", ") + ");\n";
-    ret = outs.size() == 1 ? "    return " + outs[0] + ";\n"
-                           : "    return std::forward_as_tuple(" + detail::join(outs, ", ") + ");\n";
+    ret = outs.size() == 1
+              ? "    return " + outs[0] + ";\n"
+              : "    return std::forward_as_tuple(" + detail::join(outs, ", ") + ");\n";
   } else {
     const std::vector<std::string> outs = output_names(s);
     for (size_t i = 0; i < outs.size(); ++i) {
@@ -330,8 +349,8 @@ std::string kernel_function(const OpPlan& p) {
           : outs.empty()   ? ""
                            : "    return std::make_tuple(" + detail::join(outs, ", ") + ");\n";
   }
-  std::string head = spell_cpp_type(expected_cpp_return(s)) + " " + name + "(" +
-                     detail::join(params, ", ") + ")";
+  std::string head =
+      spell_cpp_type(expected_cpp_return(s)) + " " + name + "(" + detail::join(params, ", ") + ")";
   if (head.size() > 100) {
     // One parameter per line, as clang-format lays out long kernel signatures.
     head = spell_cpp_type(expected_cpp_return(s)) + " " + name + "(\n    " +
@@ -474,8 +493,9 @@ std::string yaml_entry(const OpPlan& p, bool symint_mirror) {
     if (s.kind == ops::SchemaKind::kFunctional) {
       const std::vector<std::string> outs = output_names(s);
       for (size_t i = 0; i < outs.size(); ++i) {
-        std::string key = s.returns[i].name ? *s.returns[i].name
-                                            : (outs.size() == 1 ? "out" : "out" + std::to_string(i));
+        std::string key = s.returns[i].name
+                              ? *s.returns[i].name
+                              : (outs.size() == 1 ? "out" : "out" + std::to_string(i));
         e += "    " + key + ":\n";
         e += "      size: " + yaml_scalar(p.outputs[i].size) + "\n";
         e += "      dtype: " + yaml_scalar(p.outputs[i].dtype) + "\n";
@@ -493,10 +513,10 @@ std::string yaml_entry(const OpPlan& p, bool symint_mirror) {
 void add_baseline(const Tree& tree, ChangeSet* set, const OpPlan& p,
                   const std::vector<std::string>& all) {
   if (!tree.exists(kBaselineJson)) {
-    set->not_produced.emplace_back(
-        "schema baseline entry of " + p.schema.name.qualified(),
-        std::string(kBaselineJson) + " does not exist in this checkout; add '\"func: " + p.text +
-            "\": {\"version\": [...]}' where your baseline lives");
+    set->not_produced.emplace_back("schema baseline entry of " + p.schema.name.qualified(),
+                                   std::string(kBaselineJson) +
+                                       " does not exist in this checkout; add '\"func: " + p.text +
+                                       "\": {\"version\": [...]}' where your baseline lives");
     return;
   }
   Change& c = set->edit(tree, kBaselineJson);
@@ -511,7 +531,8 @@ void add_baseline(const Tree& tree, ChangeSet* set, const OpPlan& p,
   const size_t first_key = c.after.find('"');
   const std::string ind =
       first_key != std::string::npos && first_key < end ? line_indent(c.after, first_key) : "    ";
-  const std::string value = key + ": {\"version\": " + json_list(baseline_versions(p.versions, all)) + "}";
+  const std::string value =
+      key + ": {\"version\": " + json_list(baseline_versions(p.versions, all)) + "}";
   if (prev > 0 && c.after[prev - 1] == '{') {
     c.after.insert(prev, "\n" + ind + value + "\n");
   } else {
@@ -535,9 +556,8 @@ OpPlan make_plan(const Json& spec_schema, const std::string& aclnn, const Json& 
   const ops::SchemaParseResult r =
       ops::parse_schema(p.text, ops::grammar_for(ops::SourceFormat::kOpPluginFunctions));
   if (!r.ok()) {
-    throw std::invalid_argument(field + ": schema '" + p.text +
-                                "' does not parse: " + r.error.to_string() +
-                                "; write it as in op_plugin_functions.yaml");
+    throw std::invalid_argument(field + ": schema '" + p.text + "' does not parse: " +
+                                r.error.to_string() + "; write it as in op_plugin_functions.yaml");
   }
   p.schema = *r.schema;
   p.aclnn = aclnn;
@@ -645,8 +665,8 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
     }
   }
   const std::string schema_text = spec["schema"].get<std::string>();
-  const bool npu_name = detail::starts_with(schema_text, "npu_") ||
-                        detail::starts_with(schema_text, "_npu_");
+  const bool npu_name =
+      detail::starts_with(schema_text, "npu_") || detail::starts_with(schema_text, "_npu_");
   const std::string section = spec.value("section", npu_name ? "custom" : "official");
   const bool structured = spec.value("structured", false);
   OpPlan fwd = make_plan(spec["schema"], spec["aclnn"].get<std::string>(), versions, exposed,
@@ -676,8 +696,9 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
       }
     }
     if (inputs.empty()) {
-      throw std::invalid_argument("spec.backward: the op has no Tensor argument to differentiate; "
-                                  "give backward.inputs");
+      throw std::invalid_argument(
+          "spec.backward: the op has no Tensor argument to differentiate; "
+          "give backward.inputs");
     }
     const size_t nret = fwd.schema.returns.size();
     std::string bschema = b.value("schema", "");
@@ -704,9 +725,9 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
     // Each gradient has the shape and dtype of the input it belongs to.
     Json grad_outputs = Json::array();
     for (const std::string& n : inputs) grad_outputs.push_back({{"size", n}, {"dtype", n}});
-    OpPlan bwd = make_plan(Json(bschema), baclnn, versions, nullptr, false, section,
-                           b.contains("schema") ? Json::array() : grad_outputs,
-                           "spec.backward.schema");
+    OpPlan bwd =
+        make_plan(Json(bschema), baclnn, versions, nullptr, false, section,
+                  b.contains("schema") ? Json::array() : grad_outputs, "spec.backward.schema");
     if (!yaml.find(bwd.schema.name.qualified()).empty()) {
       set.notes.push_back("backward op " + bwd.schema.name.qualified() +
                           " already exists; only the derivatives entry is added");
@@ -775,8 +796,8 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
   }
   if (!exposed.is_null()) {
     if (!tree.exists(kAllowlistJson)) {
-      set.not_produced.emplace_back("allowlist entry", std::string(kAllowlistJson) +
-                                                           " does not exist in this checkout");
+      set.not_produced.emplace_back(
+          "allowlist entry", std::string(kAllowlistJson) + " does not exist in this checkout");
     } else {
       Change& c = set.edit(tree, kAllowlistJson);
       const std::string name = fwd.schema.name.full_base();
@@ -793,7 +814,8 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
   // Tests and the API doc come from their skills; a failed call leaves the part out.
   const std::string base = fwd.schema.name.full_base();
   try {
-    const Json r = call_skill("op-test", {{"mode", "generate"}, {"schema", fwd.text}, {"device", "npu"}});
+    const Json r =
+        call_skill("op-test", {{"mode", "generate"}, {"schema", fwd.text}, {"device", "npu"}});
     const Json& tf = r.at("test_file");
     const std::string content = tf.at("content").get<std::string>();
     std::string path = relative_inside(tf.value("path", ""));
@@ -817,13 +839,14 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
   if (!exposed.is_null()) {
     const std::string doc = std::string(kDocDir) + "/torch_npu-" + base + ".md";
     try {
-      const Json r = call_skill("op-apidoc",
-                                {{"mode", "generate"}, {"schema", fwd.text}, {"language", "zh"}});
+      const Json r =
+          call_skill("op-apidoc", {{"mode", "generate"}, {"schema", fwd.text}, {"language", "zh"}});
       const Json& d = r.at("doc");
       Change& c = set.edit(tree, doc);
       c.after = d.at("content").get<std::string>();
       c.what.push_back("API page from op-apidoc");
-      if (d.value("path", doc) != doc && !detail::ends_with(d.value("path", ""), "/torch_npu-" + base + ".md")) {
+      if (d.value("path", doc) != doc &&
+          !detail::ends_with(d.value("path", ""), "/torch_npu-" + base + ".md")) {
         set.notes.push_back("op-apidoc suggested '" + d.value("path", "") + "'; written to " + doc);
       }
     } catch (const std::exception& e) {
@@ -840,8 +863,8 @@ ChangeSet generate_op(const Tree& tree, const Json& spec, const CallSkill& call_
         "chip generations " + detail::join(chips, ", ") +
         " are not written into any file: op-plugin gates chips in tests (SupportedDevices) and "
         "the API page (产品支持情况), whose generators (op-test, op-apidoc) take no chip field in "
-        "their agreed contract; add SupportedDevices([" + detail::join(chips, ", ") +
-        "]) to the generated test by hand");
+        "their agreed contract; add SupportedDevices([" +
+        detail::join(chips, ", ") + "]) to the generated test by hand");
   }
   return set;
 }
@@ -866,11 +889,10 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
                                 "; nearest: " + detail::join(yaml.nearest(op, 3), ", "));
   }
   if (main.size() > 1) {
-    throw std::invalid_argument("op: '" + op + "' has " + std::to_string(main.size()) +
-                                " version-split entries (lines " +
-                                std::to_string(main[0]->where.line) + ", " +
-                                std::to_string(main[1]->where.line) +
-                                "); modify handles one entry, edit the YAML by hand");
+    throw std::invalid_argument(
+        "op: '" + op + "' has " + std::to_string(main.size()) + " version-split entries (lines " +
+        std::to_string(main[0]->where.line) + ", " + std::to_string(main[1]->where.line) +
+        "); modify handles one entry, edit the YAML by hand");
   }
   const ops::OpEntry& e = *main.front();
   if (!e.parsed.ok()) {
@@ -902,8 +924,9 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
     throw std::invalid_argument("changes: the op would have neither op_api nor acl_op; keep one");
   }
   if (fields.count("op_api") == 0 && e.key("gen_opapi") != nullptr) {
-    throw std::invalid_argument("changes.op_api: the op's kernel comes from gen_opapi; removing "
-                                "op_api needs the gen_opapi block removed by hand");
+    throw std::invalid_argument(
+        "changes.op_api: the op's kernel comes from gen_opapi; removing "
+        "op_api needs the gen_opapi block removed by hand");
   }
   std::set<std::string> backends;
   for (const char* k : {"op_api", "acl_op"}) {
@@ -942,7 +965,8 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
         if (nf == fields.end()) {
           edits.push_back({kl->second, false, true, ""});
         } else {
-          edits.push_back({kl->second, false, false, key_indent + k + ": " + version_text(nf->second)});
+          edits.push_back(
+              {kl->second, false, false, key_indent + k + ": " + version_text(nf->second)});
         }
       } else if (nf != fields.end()) {
         edits.push_back({last_line, true, false, key_indent + k + ": " + version_text(nf->second)});
@@ -978,10 +1002,10 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
       if (backends.count(v) != 0) ordered.push_back(v);
     }
     const auto first = std::find(yaml.all_version.begin(), yaml.all_version.end(), ordered.front());
-    const bool contiguous =
-        std::equal(ordered.begin(), ordered.end(), first,
-                   first + static_cast<long>(std::min<size_t>(
-                               ordered.size(), static_cast<size_t>(yaml.all_version.end() - first))));
+    const bool contiguous = std::equal(
+        ordered.begin(), ordered.end(), first,
+        first + static_cast<long>(std::min<size_t>(
+                    ordered.size(), static_cast<size_t>(yaml.all_version.end() - first))));
     if (ordered.size() == yaml.all_version.size()) {
       fwd_spec = "all_version";
     } else if (contiguous && ordered.back() == yaml.all_version.back()) {
@@ -1030,8 +1054,9 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
     Change& c = set.edit(tree, kAllowlistJson);
     const std::string name = s.name.full_base();
     const std::vector<std::string> old_v =
-        e.key("exposed") != nullptr ? ops::parse_version_spec(*e.key("exposed"), yaml.all_version).versions
-                                    : std::vector<std::string>();
+        e.key("exposed") != nullptr
+            ? ops::parse_version_spec(*e.key("exposed"), yaml.all_version).versions
+            : std::vector<std::string>();
     const std::vector<std::string> new_v = expand("exposed");
     const std::set<std::string> new_set(new_v.begin(), new_v.end());
     const bool new_all = new_v.size() == yaml.all_version.size();
@@ -1052,8 +1077,8 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
   if (changes.contains("op_api") && !changes["op_api"].is_null() && e.key("op_api") == nullptr &&
       e.key("gen_opapi") == nullptr) {
     if (changes.contains("aclnn")) {
-      OpPlan p = make_plan(Json(e.schema_text), changes["aclnn"].get<std::string>(), fields["op_api"],
-                           nullptr, false, e.section, Json::array(), "op");
+      OpPlan p = make_plan(Json(e.schema_text), changes["aclnn"].get<std::string>(),
+                           fields["op_api"], nullptr, false, e.section, Json::array(), "op");
       add_kernel(tree, &set, p);
     } else {
       set.not_produced.emplace_back("op_api kernel of " + op,
@@ -1068,9 +1093,10 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
                         "when nothing else calls it (e.g. a DO_COMPATIBILITY fallback)");
   }
   // Drop changes that ended up empty.
-  set.changes.erase(std::remove_if(set.changes.begin(), set.changes.end(),
-                                   [](const Change& c) { return c.after == c.before && !c.is_new; }),
-                    set.changes.end());
+  set.changes.erase(
+      std::remove_if(set.changes.begin(), set.changes.end(),
+                     [](const Change& c) { return c.after == c.before && !c.is_new; }),
+      set.changes.end());
   (void)fwd_versions;
   return set;
 }

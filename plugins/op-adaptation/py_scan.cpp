@@ -18,8 +18,8 @@ bool is_name_char(char c) {
 // quote at `i`; 0 when `s[i]` does not start a prefixed string.
 size_t string_prefix(std::string_view s, size_t i) {
   size_t n = 0;
-  while (n < 2 && i + n < s.size() && std::string_view("rRbBuUfF").find(s[i + n]) != 
-                                          std::string_view::npos) {
+  while (n < 2 && i + n < s.size() &&
+         std::string_view("rRbBuUfF").find(s[i + n]) != std::string_view::npos) {
     ++n;
   }
   if (n > 0 && i + n < s.size() && (s[i + n] == '\'' || s[i + n] == '"')) return n;
@@ -302,12 +302,13 @@ PyReturn parse_return(const Tokens& t, size_t ret, size_t end) {
   // A call to a tensor constructor returns one tensor; a name or another helper's result may
   // be a tuple, which the text alone cannot tell.
   static const std::set<std::string> kOneTensor = {
-      "empty",      "empty_like", "new_empty",   "new_empty_strided", "empty_strided",
-      "zeros",      "zeros_like", "new_zeros",   "ones",              "ones_like",
-      "new_ones",   "full",       "new_full",    "full_like",         "clone",
-      "view",       "reshape",    "contiguous",  "to",                "randn",
-      "rand",       "expand",     "transpose",   "permute",           "as_strided",
-      "new_tensor", "tensor",     "empty_like_"};
+      "empty",         "empty_like", "new_empty",  "new_empty_strided",
+      "empty_strided", "zeros",      "zeros_like", "new_zeros",
+      "ones",          "ones_like",  "new_ones",   "full",
+      "new_full",      "full_like",  "clone",      "view",
+      "reshape",       "contiguous", "to",         "randn",
+      "rand",          "expand",     "transpose",  "permute",
+      "as_strided",    "new_tensor", "tensor",     "empty_like_"};
   size_t callee = end;
   for (size_t i = b; i < end; ++i) {
     if (is_op(t[i], "(")) {
@@ -366,8 +367,8 @@ std::vector<PyRegistration> scan_registrations(std::string_view source) {
       i = end + 1;
       continue;
     }
-    const bool is_def = t[i].text == "def" ||
-                        (t[i].text == "async" && i + 1 < end && t[i + 1].text == "def");
+    const bool is_def =
+        t[i].text == "def" || (t[i].text == "async" && i + 1 < end && t[i + 1].text == "def");
     if (!is_def) {
       pending.clear();
       i = end + 1;

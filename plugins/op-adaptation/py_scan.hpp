@@ -17,7 +17,7 @@ struct PyToken {
   Kind kind = Kind::kOp;
   std::string text;
   size_t line = 0;
-  size_t indent = 0;       // indentation of the logical line the token belongs to
+  size_t indent = 0;        // indentation of the logical line the token belongs to
   bool line_start = false;  // first token of a logical line
 };
 

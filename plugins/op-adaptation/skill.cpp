@@ -31,14 +31,16 @@ Json run_change(const Json& input, const Services& services, const std::string& 
   ChangeSet set;
   if (mode == "generate") {
     if (!input.contains("spec")) {
-      throw std::invalid_argument("generate needs 'spec' (schema, aclnn, versions, ...); see "
-                                  "skillrt describe op-adaptation");
+      throw std::invalid_argument(
+          "generate needs 'spec' (schema, aclnn, versions, ...); see "
+          "skillrt describe op-adaptation");
     }
     set = generate_op(tree, input["spec"], services.call_skill);
   } else {
     if (!input.contains("op") || !input.contains("changes") || input["changes"].empty()) {
-      throw std::invalid_argument("modify needs 'op' and a non-empty 'changes' object (op_api, "
-                                  "acl_op, exposed, aclnn)");
+      throw std::invalid_argument(
+          "modify needs 'op' and a non-empty 'changes' object (op_api, "
+          "acl_op, exposed, aclnn)");
     }
     set = modify_op(tree, input["op"].get<std::string>(), input["changes"]);
   }
@@ -48,7 +50,8 @@ Json run_change(const Json& input, const Services& services, const std::string& 
   out["files"] = changes_json(set, &patch);
   out["patch"] = patch;
   Json np = Json::array();
-  for (const auto& [part, reason] : set.not_produced) np.push_back({{"part", part}, {"reason", reason}});
+  for (const auto& [part, reason] : set.not_produced)
+    np.push_back({{"part", part}, {"reason", reason}});
   out["not_produced"] = np;
   out["notes"] = set.notes;
   // Verify the tree as it will be (dry run: the changes as an overlay; apply: the disk).
@@ -99,14 +102,16 @@ Json run_op_adaptation(const Json& input, const Services& services) {
     Tree tree(is_file ? fs::path(root).parent_path() : fs::path(root));
     VerifyResult r = verify_tree(tree, vo);
     if (is_file) {
-      r.checks_skipped.emplace_back("sources", "op_plugin is a YAML file: only the YAML checks ran");
+      r.checks_skipped.emplace_back("sources",
+                                    "op_plugin is a YAML file: only the YAML checks ran");
     }
     Json out = to_json(r);
     out["mode"] = "verify";
     out["root"] = root;
     if (input.contains("torch_npu")) {
-      out["torch_npu"] = "recorded, not read: no rule of this version compares torch_npu files "
-                         "(npu_native_functions.yaml) with op-plugin";
+      out["torch_npu"] =
+          "recorded, not read: no rule of this version compares torch_npu files "
+          "(npu_native_functions.yaml) with op-plugin";
     }
     return out;
   } catch (const std::invalid_argument& e) {

@@ -20,12 +20,21 @@ using ops::OpEntry;
 using ops::OpSource;
 
 const std::set<std::string> kVersionKeys = {"op_api", "acl_op", "exposed", "internal_format_opapi",
-                                            "dvm", "sparse"};
-const std::set<std::string> kKnownKeys = {
-    "func",   "op_api", "acl_op",     "gen_opapi",           "exposed",
-    "internal_format_opapi",          "dvm",                 "device_check",
-    "tags",   "sparse", "dispatch",   "structured",          "structured_delegate",
-    "use_const_ref_for_mutable_tensors"};
+                                            "dvm",    "sparse"};
+const std::set<std::string> kKnownKeys = {"func",
+                                          "op_api",
+                                          "acl_op",
+                                          "gen_opapi",
+                                          "exposed",
+                                          "internal_format_opapi",
+                                          "dvm",
+                                          "device_check",
+                                          "tags",
+                                          "sparse",
+                                          "dispatch",
+                                          "structured",
+                                          "structured_delegate",
+                                          "use_const_ref_for_mutable_tensors"};
 
 struct LocatedFn {
   std::string file;
@@ -53,7 +62,8 @@ std::vector<std::string> minus(const std::vector<std::string>& a, const std::set
 size_t line_of(const std::string& text, const std::string& needle, size_t from = 0) {
   const size_t pos = text.find(needle, from);
   if (pos == std::string::npos) return 0;
-  return static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n')) +
+  return static_cast<size_t>(
+             std::count(text.begin(), text.begin() + static_cast<long>(pos), '\n')) +
          1;
 }
 
@@ -98,8 +108,8 @@ bool bc_compatible(const std::string& old_schema, const std::string& new_schema)
     if (p.find('=') == std::string::npos) old_required.push_back(p);
   }
   return std::equal(old_required.begin(), old_required.end(), new_required.begin(),
-                    new_required.begin() + static_cast<long>(std::min(old_required.size(),
-                                                                      new_required.size()))) &&
+                    new_required.begin() +
+                        static_cast<long>(std::min(old_required.size(), new_required.size()))) &&
          old_required.size() <= new_required.size();
 }
 
@@ -171,8 +181,7 @@ class Checker {
       yaml_name_ = kFunctionsYaml;
     }
     if (!text) {
-      throw std::invalid_argument("cannot read " + yaml_name_ + " under '" +
-                                  tree_.root().string() +
+      throw std::invalid_argument("cannot read " + yaml_name_ + " under '" + tree_.root().string() +
                                   "': pass op_plugin as an op-plugin checkout (the directory that "
                                   "holds op_plugin/config/) or the YAML file itself");
     }
@@ -233,8 +242,8 @@ class Checker {
     }
     text = tree_.read(kDerivativesYaml);
     if (!text) {
-      result_->checks_skipped.emplace_back("derivatives", std::string(kDerivativesYaml) +
-                                                              " not found in the checkout");
+      result_->checks_skipped.emplace_back(
+          "derivatives", std::string(kDerivativesYaml) + " not found in the checkout");
       return;
     }
     derivs_ = std::make_unique<OpSource>(
@@ -363,9 +372,9 @@ class Checker {
   void check_yaml_entry(const OpEntry& e) {
     const std::string op = e.op_name();
     if (!e.parsed.ok()) {
-      Finding f = make("error", "yaml.schema_parse", op,
-                       "the schema does not parse: " + e.parsed.error.to_string(), yaml_name_,
-                       yaml_loc(e));
+      Finding f =
+          make("error", "yaml.schema_parse", op,
+               "the schema does not parse: " + e.parsed.error.to_string(), yaml_name_, yaml_loc(e));
       f.expected = "a function schema torchnpugen accepts";
       f.found = e.schema_text;
       add(std::move(f));
@@ -398,11 +407,12 @@ class Checker {
           }
         }
         if (bad) {
-          Finding f = make("error", "yaml.version_invalid", op,
-                           "'" + key + "' cannot be expanded: " + why, yaml_name_,
-                           yaml_loc(e, key));
-          f.expected = "all_version, [vX.Y, vX.Y|newest], vX.Y or 'vX.Y, vX.Y' with members of "
-                       "all_version";
+          Finding f =
+              make("error", "yaml.version_invalid", op, "'" + key + "' cannot be expanded: " + why,
+                   yaml_name_, yaml_loc(e, key));
+          f.expected =
+              "all_version, [vX.Y, vX.Y|newest], vX.Y or 'vX.Y, vX.Y' with members of "
+              "all_version";
           f.found = spec.written;
           add(std::move(f));
         }
@@ -432,12 +442,13 @@ class Checker {
       const auto& base = std::string(key) == "internal_format_opapi" ? op_api_set : active_set;
       const auto extra = minus(versions(e, key), base);
       if (extra.empty()) continue;
-      Finding f = make("error", "yaml.version_not_covered", op,
-                       std::string("'") + key + "' names versions in which the op has no " +
-                           (std::string(key) == "internal_format_opapi" ? "op_api kernel"
-                                                                        : "kernel at all"),
-                       yaml_name_, yaml_loc(e, key), yaml_loc(e, "op_api"));
-      f.expected = "a subset of " + join_versions(std::vector<std::string>(base.begin(), base.end()));
+      Finding f = make(
+          "error", "yaml.version_not_covered", op,
+          std::string("'") + key + "' names versions in which the op has no " +
+              (std::string(key) == "internal_format_opapi" ? "op_api kernel" : "kernel at all"),
+          yaml_name_, yaml_loc(e, key), yaml_loc(e, "op_api"));
+      f.expected =
+          "a subset of " + join_versions(std::vector<std::string>(base.begin(), base.end()));
       f.found = "extra: " + join_versions(extra);
       add(std::move(f));
     }
@@ -522,8 +533,7 @@ class Checker {
         if (spec_keys.size() == 1) expected_keys = spec_keys;
       } else {
         for (size_t i = 0; i < s.returns.size(); ++i) {
-          expected_keys.insert(s.returns[i].name ? *s.returns[i].name
-                                                 : "out" + std::to_string(i));
+          expected_keys.insert(s.returns[i].name ? *s.returns[i].name : "out" + std::to_string(i));
         }
       }
     }
@@ -532,9 +542,9 @@ class Checker {
       // .out overloads: each output spec is keyed by the out argument it fills.
       for (const std::string& k : spec_keys) {
         if (expected_keys.count(k) != 0) continue;
-        Finding f = make("error", "gen_opapi.out_key", op,
-                         "output spec '" + k + "' is not an out argument of the schema",
-                         yaml_name_, loc);
+        Finding f =
+            make("error", "gen_opapi.out_key", op,
+                 "output spec '" + k + "' is not an out argument of the schema", yaml_name_, loc);
         f.expected = detail::join(out_names, ", ");
         f.found = k;
         add(std::move(f));
@@ -546,10 +556,10 @@ class Checker {
                            std::to_string(s.returns.size()) + " return(s): codegen allocates " +
                            "the wrong number of outputs",
                        yaml_name_, loc);
-      f.expected = std::to_string(s.returns.size()) + " (" +
-                   detail::join(std::vector<std::string>(expected_keys.begin(), expected_keys.end()),
-                                ", ") +
-                   ")";
+      f.expected =
+          std::to_string(s.returns.size()) + " (" +
+          detail::join(std::vector<std::string>(expected_keys.begin(), expected_keys.end()), ", ") +
+          ")";
       f.found = detail::join(std::vector<std::string>(spec_keys.begin(), spec_keys.end()), ", ");
       if (f.found.empty()) f.found = "none";
       add(std::move(f));
@@ -688,10 +698,11 @@ class Checker {
         add(std::move(f));
         return;
       }
-      Finding f = make("error", "cpp.missing", op,
-                       "YAML declares '" + ns + "' but no " + ns + "::" + name + " is defined under " +
-                           dir + ": the build fails with an undefined symbol",
-                       expected_file, Location{expected_file, 0}, yaml_loc(e, ns));
+      Finding f =
+          make("error", "cpp.missing", op,
+               "YAML declares '" + ns + "' but no " + ns + "::" + name + " is defined under " +
+                   dir + ": the build fails with an undefined symbol",
+               expected_file, Location{expected_file, 0}, yaml_loc(e, ns));
       f.expected = ns + "::" + name + "(" + expected_params(s) + ")";
       f.found = "none";
       add(std::move(f));
@@ -721,13 +732,12 @@ class Checker {
       for (size_t i = 0; i < s.arguments.size(); ++i) {
         const std::string want = expected_cpp_type(s.arguments[i]);
         if (want.empty() || cpp_types_match(want, fn.params[i].type)) continue;
-        Finding f = make("error", "cpp.param_type", op,
-                         "parameter " + std::to_string(i + 1) + " ('" + s.arguments[i].name +
-                             "', schema type " +
-                             ops::print_annotated_type(s.arguments[i].type,
-                                                       s.arguments[i].annotation) +
-                             ") has the wrong C++ type",
-                         same_count->file, Location{same_count->file, fn.line}, yaml_loc(e));
+        Finding f = make(
+            "error", "cpp.param_type", op,
+            "parameter " + std::to_string(i + 1) + " ('" + s.arguments[i].name + "', schema type " +
+                ops::print_annotated_type(s.arguments[i].type, s.arguments[i].annotation) +
+                ") has the wrong C++ type",
+            same_count->file, Location{same_count->file, fn.line}, yaml_loc(e));
         f.expected = want;
         f.found = fn.params[i].type;
         add(std::move(f));
@@ -750,12 +760,13 @@ class Checker {
     for (const auto& [n, line] : fn.exec_calls) execs.insert(n);
     for (const auto& [n, line] : fn.compat_calls) {
       if (execs.empty() || execs.count(n) != 0) continue;
-      Finding f = make("error", "cpp.aclnn_mismatch", op,
-                       "DO_COMPATIBILITY checks " + n + " but the kernel runs " +
-                           detail::join(std::vector<std::string>(execs.begin(), execs.end()), ", ") +
-                           ": the fallback is chosen on the wrong symbol",
-                       match->file, Location{match->file, line},
-                       Location{match->file, fn.exec_calls.front().second});
+      Finding f =
+          make("error", "cpp.aclnn_mismatch", op,
+               "DO_COMPATIBILITY checks " + n + " but the kernel runs " +
+                   detail::join(std::vector<std::string>(execs.begin(), execs.end()), ", ") +
+                   ": the fallback is chosen on the wrong symbol",
+               match->file, Location{match->file, line},
+               Location{match->file, fn.exec_calls.front().second});
       f.expected = *execs.begin();
       f.found = n;
       add(std::move(f));
@@ -938,31 +949,36 @@ class Checker {
     // Defaults, matched by name (by position for a renamed positional argument).
     for (size_t i = 0; i < s.arguments.size(); ++i) {
       const ops::Argument& a = s.arguments[i];
-      const PyParam* p = by_name.count(a.name) != 0 ? by_name[a.name]
-                         : (params.size() == s.arguments.size() ? params[i] : nullptr);
+      const PyParam* p = by_name.count(a.name) != 0
+                             ? by_name[a.name]
+                             : (params.size() == s.arguments.size() ? params[i] : nullptr);
       if (p == nullptr) continue;
       if (a.default_value && p->default_text) {
-        if (detail::normalize_default(*a.default_value) == detail::normalize_default(*p->default_text)) {
+        if (detail::normalize_default(*a.default_value) ==
+            detail::normalize_default(*p->default_text)) {
           continue;
         }
         Finding f = make("error", "meta.default_mismatch", op,
-                         "default of '" + a.name + "' differs: FakeTensor and graph mode use the "
-                         "Meta default when the argument is omitted",
+                         "default of '" + a.name +
+                             "' differs: FakeTensor and graph mode use the "
+                             "Meta default when the argument is omitted",
                          lr.file, here, schema_loc);
         f.expected = *a.default_value;
         f.found = *p->default_text;
         add(std::move(f));
       } else if (a.default_value && !p->default_text) {
-        Finding f = make("warning", "meta.default_missing", op,
-                         "'" + a.name + "' has a default in the schema but none in the Meta function",
-                         lr.file, here, schema_loc);
+        Finding f =
+            make("warning", "meta.default_missing", op,
+                 "'" + a.name + "' has a default in the schema but none in the Meta function",
+                 lr.file, here, schema_loc);
         f.expected = *a.default_value;
         f.found = "no default";
         add(std::move(f));
       } else if (!a.default_value && p->default_text) {
-        Finding f = make("warning", "meta.default_extra", op,
-                         "'" + a.name + "' has a default in the Meta function but not in the schema",
-                         lr.file, here, schema_loc);
+        Finding f =
+            make("warning", "meta.default_extra", op,
+                 "'" + a.name + "' has a default in the Meta function but not in the schema",
+                 lr.file, here, schema_loc);
         f.expected = "no default";
         f.found = *p->default_text;
         add(std::move(f));
@@ -971,10 +987,10 @@ class Checker {
     // Outputs.
     const int want = static_cast<int>(s.returns.size());
     if (r.returns.empty() && want > 0) {
-      Finding f = make("error", "meta.return_count", op,
-                       "the Meta function has no return statement; the schema returns " +
-                           std::to_string(want),
-                       lr.file, here, schema_loc);
+      Finding f = make(
+          "error", "meta.return_count", op,
+          "the Meta function has no return statement; the schema returns " + std::to_string(want),
+          lr.file, here, schema_loc);
       f.expected = std::to_string(want);
       f.found = "0";
       add(std::move(f));
@@ -1033,7 +1049,8 @@ class Checker {
     }
   }
 
-  // ---- baseline, allowlist, tests, docs ----------------------------------------------------------
+  // ---- baseline, allowlist, tests, docs
+  // ----------------------------------------------------------
 
   void check_baseline(const OpEntry& e, const FunctionSchema& s) {
     const std::string op = e.op_name();
@@ -1076,16 +1093,19 @@ class Checker {
       for (const std::string& v : versions(e, "exposed")) {
         exposed_set.insert(v);
         const auto it = allowlist_.find(v);
-        const bool listed = all.count(name) != 0 || (it != allowlist_.end() && it->second.count(name));
+        const bool listed =
+            all.count(name) != 0 || (it != allowlist_.end() && it->second.count(name));
         if (!listed) missing.push_back(v);
       }
       if (!missing.empty()) {
-        Finding f = make("error", "allowlist.missing", op,
-                         "the op is exposed as torch_npu." + name +
-                             " but the public-API allowlist does not list it for every exposed "
-                             "version",
-                         kAllowlistJson, Location{kAllowlistJson, line_of(allowlist_text_, "\"" + missing.front() + "\"")},
-                         yaml_loc(e, "exposed"));
+        Finding f =
+            make("error", "allowlist.missing", op,
+                 "the op is exposed as torch_npu." + name +
+                     " but the public-API allowlist does not list it for every exposed "
+                     "version",
+                 kAllowlistJson,
+                 Location{kAllowlistJson, line_of(allowlist_text_, "\"" + missing.front() + "\"")},
+                 yaml_loc(e, "exposed"));
         f.expected = name + " in " + join_versions(missing);
         f.found = "absent";
         add(std::move(f));
@@ -1098,9 +1118,11 @@ class Checker {
     }
     if (!extra.empty()) {
       Finding f = make("warning", "allowlist.not_exposed", op,
-                       "the allowlist lists " + name + " for versions in which the YAML does not "
-                       "expose it",
-                       kAllowlistJson, Location{kAllowlistJson, line_of(allowlist_text_, "\"" + name + "\"")},
+                       "the allowlist lists " + name +
+                           " for versions in which the YAML does not "
+                           "expose it",
+                       kAllowlistJson,
+                       Location{kAllowlistJson, line_of(allowlist_text_, "\"" + name + "\"")},
                        yaml_loc(e, e.key("exposed") != nullptr ? "exposed" : "func"));
       f.expected = "exposed: covering " + join_versions(extra) + ", or the names removed";
       f.found = name + " listed in " + join_versions(extra);
@@ -1111,19 +1133,19 @@ class Checker {
   void check_test(const OpEntry& e, const FunctionSchema& s) {
     std::string base = s.name.base;
     if (detail::ends_with(base, "_backward")) return;  // covered by the forward op's test
-    std::vector<std::string> names = {"test_" + base + ".py",
-                                      "test_" + s.name.full_base() + ".py"};
+    std::vector<std::string> names = {"test_" + base + ".py", "test_" + s.name.full_base() + ".py"};
     std::string stripped = base;
     while (!stripped.empty() && stripped[0] == '_') stripped.erase(0, 1);
     names.push_back("test_" + stripped + ".py");
-    if (detail::starts_with(stripped, "npu_")) names.push_back("test_" + stripped.substr(4) + ".py");
+    if (detail::starts_with(stripped, "npu_"))
+      names.push_back("test_" + stripped.substr(4) + ".py");
     for (const std::string& n : names) {
       if (test_files_.count(n) != 0) return;
     }
     const std::string dir = e.section == "custom" ? "test/test_custom_ops" : "test/test_base_ops";
-    Finding f = make("warning", "test.missing", e.op_name(),
-                     "no unit test file for the op under test/", dir + "/" + names.front(),
-                     Location{dir + "/" + names.front(), 0}, yaml_loc(e));
+    Finding f =
+        make("warning", "test.missing", e.op_name(), "no unit test file for the op under test/",
+             dir + "/" + names.front(), Location{dir + "/" + names.front(), 0}, yaml_loc(e));
     f.expected = dir + "/" + names.front();
     f.found = "none";
     add(std::move(f));
@@ -1134,9 +1156,9 @@ class Checker {
     const std::string path = std::string(kDocDir) + "/torch_npu-" + s.name.full_base() + ".md";
     const auto text = tree_.read(path);
     if (!text) {
-      Finding f = make("warning", "doc.missing", op,
-                       "the op is exposed (public API) but has no API page", path,
-                       Location{path, 0}, yaml_loc(e, "exposed"));
+      Finding f =
+          make("warning", "doc.missing", op, "the op is exposed (public API) but has no API page",
+               path, Location{path, 0}, yaml_loc(e, "exposed"));
       f.expected = path;
       f.found = "none";
       add(std::move(f));
@@ -1235,8 +1257,8 @@ class Checker {
       if (sd.has_value() != dd.has_value() ||
           (sd && detail::normalize_default(*sd) != detail::normalize_default(*dd))) {
         Finding f = make("warning", "doc.default_mismatch", op,
-                         "the API page gives '" + s.arguments[i].name + "' another default",
-                         path, doc_loc, yaml_loc(e));
+                         "the API page gives '" + s.arguments[i].name + "' another default", path,
+                         doc_loc, yaml_loc(e));
         f.expected = sd ? *sd : "no default";
         f.found = dd ? *dd : "no default";
         add(std::move(f));
@@ -1259,9 +1281,9 @@ class Checker {
       }
       const Location here{file, d.where.line};
       if (!d.parsed.ok()) {
-        Finding f = make("error", "deriv.schema_parse", op,
-                         "the derivatives name does not parse: " + d.parsed.error.to_string(),
-                         file, here);
+        Finding f =
+            make("error", "deriv.schema_parse", op,
+                 "the derivatives name does not parse: " + d.parsed.error.to_string(), file, here);
         f.expected = "a function schema";
         f.found = d.schema_text;
         add(std::move(f));
@@ -1273,10 +1295,11 @@ class Checker {
         const auto named = by_name_.find(op);
         if (named != by_name_.end() && !named->second.empty()) {
           const OpEntry& fwd = *named->second.front();
-          Finding f = make("error", "deriv.schema_mismatch", op,
-                           "the derivatives name differs from the func in op_plugin_functions.yaml: "
-                           "codegen finds no forward op for this formula",
-                           file, here, yaml_loc(fwd));
+          Finding f =
+              make("error", "deriv.schema_mismatch", op,
+                   "the derivatives name differs from the func in op_plugin_functions.yaml: "
+                   "codegen finds no forward op for this formula",
+                   file, here, yaml_loc(fwd));
           f.expected = fwd.schema_text;
           f.found = d.schema_text;
           add(std::move(f));
@@ -1329,10 +1352,10 @@ class Checker {
         for (std::sregex_iterator m(formula.begin(), formula.end(), kCall), end; m != end; ++m) {
           const std::string callee = (*m)[1];
           if (by_base_.count(callee) != 0 || by_name_.count(callee) != 0) continue;
-          Finding f = make("error", "deriv.backward_missing", op,
-                           "the formula calls " + callee +
-                               ", which op_plugin_functions.yaml does not define",
-                           yaml_name_, kloc);
+          Finding f = make(
+              "error", "deriv.backward_missing", op,
+              "the formula calls " + callee + ", which op_plugin_functions.yaml does not define",
+              yaml_name_, kloc);
           f.expected = "an entry 'func: " + callee + "(...)'";
           f.found = "none";
           add(std::move(f));
@@ -1424,9 +1447,14 @@ VerifyResult verify_tree(const Tree& tree, const VerifyOptions& options) {
 Json to_json(const VerifyResult& r) {
   Json findings = Json::array();
   for (const Finding& f : r.findings) {
-    Json j = {{"severity", f.severity}, {"rule", f.rule},         {"op", f.op},
-              {"message", f.message},   {"expected", f.expected}, {"found", f.found},
-              {"change", f.change},     {"where", loc_json(f.where)}};
+    Json j = {{"severity", f.severity},
+              {"rule", f.rule},
+              {"op", f.op},
+              {"message", f.message},
+              {"expected", f.expected},
+              {"found", f.found},
+              {"change", f.change},
+              {"where", loc_json(f.where)}};
     if (!f.other.file.empty()) j["other"] = loc_json(f.other);
     findings.push_back(std::move(j));
   }
@@ -1441,7 +1469,9 @@ Json to_json(const VerifyResult& r) {
               {"findings", findings},
               {"findings_total", r.findings_total},
               {"summary",
-               {{"errors", counts[0]}, {"warnings", counts[1]}, {"infos", counts[2]},
+               {{"errors", counts[0]},
+                {"warnings", counts[1]},
+                {"infos", counts[2]},
                 {"by_rule", by_rule}}},
               {"checks_run", r.checks_run},
               {"checks_skipped", skipped}};

@@ -44,7 +44,7 @@ struct VerifyOptions {
 
 struct VerifyResult {
   std::vector<Finding> findings;
-  size_t findings_total = 0;  // before max_findings
+  size_t findings_total = 0;              // before max_findings
   size_t severity_counts[3] = {0, 0, 0};  // error, warning, info over all findings
   Json by_rule = Json::object();          // rule -> {severity, count} over all findings
   std::vector<std::string> ops_checked;

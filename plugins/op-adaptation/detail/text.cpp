@@ -35,7 +35,8 @@ bool starts_with(std::string_view s, std::string_view prefix) {
 }
 
 bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
@@ -112,8 +113,8 @@ std::string normalize_default(std::string_view text) {
   if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) {
     return "str:" + s.substr(1, s.size() - 2);
   }
-  if (s.size() >= 2 && ((s.front() == '[' && s.back() == ']') ||
-                        (s.front() == '(' && s.back() == ')'))) {
+  if (s.size() >= 2 &&
+      ((s.front() == '[' && s.back() == ']') || (s.front() == '(' && s.back() == ')'))) {
     std::vector<std::string> parts;
     for (const std::string& p : split_top(s.substr(1, s.size() - 2))) {
       parts.push_back(normalize_default(p));
@@ -154,8 +155,8 @@ std::vector<Edit> line_edits(const std::vector<std::string>& a, const std::vecto
     std::vector<std::vector<uint32_t>> t(n + 1, std::vector<uint32_t>(m + 1, 0));
     for (size_t i = n; i-- > 0;) {
       for (size_t j = m; j-- > 0;) {
-        t[i][j] = a[pre + i] == b[pre + j] ? t[i + 1][j + 1] + 1
-                                           : std::max(t[i + 1][j], t[i][j + 1]);
+        t[i][j] =
+            a[pre + i] == b[pre + j] ? t[i + 1][j + 1] + 1 : std::max(t[i + 1][j], t[i][j + 1]);
       }
     }
     size_t i = 0;

@@ -49,19 +49,19 @@ TEST_CASE("cpp: schema to C++ type mapping") {
       "SymInt[] i, float j, float? k, bool l, str m, Scalar n, ScalarType? o) -> (Tensor, Tensor)");
   std::vector<std::string> got;
   for (const auto& a : s.arguments) got.push_back(expected_cpp_type(a));
-  CHECK(got == std::vector<std::string>{
-                   "Tensor&", "const Tensor&", "const optional<Tensor>&", "TensorList", "int64_t",
-                   "IntArrayRef", "OptionalIntArrayRef", "SymInt", "SymIntArrayRef", "double",
-                   "optional<double>", "bool", "string_view", "const Scalar&",
-                   "optional<ScalarType>"});
+  CHECK(got == std::vector<std::string>{"Tensor&", "const Tensor&", "const optional<Tensor>&",
+                                        "TensorList", "int64_t", "IntArrayRef",
+                                        "OptionalIntArrayRef", "SymInt", "SymIntArrayRef", "double",
+                                        "optional<double>", "bool", "string_view", "const Scalar&",
+                                        "optional<ScalarType>"});
   CHECK(expected_cpp_name(s) == "npu_t_symint");
   CHECK(expected_cpp_return(s) == "tuple<Tensor,Tensor>");
   CHECK(cpp_types_match("OptionalIntArrayRef", "optional<IntArrayRef>"));
   CHECK(cpp_types_match("int64_t", "const int64_t"));
   CHECK_FALSE(cpp_types_match("Tensor&", "const Tensor&"));
   CHECK_FALSE(cpp_types_match("double", "float"));
-  const auto out = skillrt::ops::parse_schema_or_throw(
-      "abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
+  const auto out =
+      skillrt::ops::parse_schema_or_throw("abs.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)");
   CHECK(expected_cpp_name(out) == "abs_out");
   CHECK(expected_cpp_return(out) == "Tensor&");
 }

@@ -44,10 +44,11 @@ RunResult run_skill(const json& input, const std::string& extra_flags = "") {
 }  // namespace
 
 TEST_CASE("e2e: the SKILL.md input example passes --check-only") {
-  const std::string cmd = std::string(SKILLRT_BINARY_DIR) +
-                          "/bin/skillrt run op-adaptation --check-only --input "
-                          "'{\"mode\":\"verify\",\"op_plugin\":\"/src/op-plugin\",\"ops\":[\"npu_rms_norm\"]}'"
-                          " > /dev/null 2>&1";
+  const std::string cmd =
+      std::string(SKILLRT_BINARY_DIR) +
+      "/bin/skillrt run op-adaptation --check-only --input "
+      "'{\"mode\":\"verify\",\"op_plugin\":\"/src/op-plugin\",\"ops\":[\"npu_rms_norm\"]}'"
+      " > /dev/null 2>&1";
   const int status = std::system(cmd.c_str());
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
@@ -77,14 +78,14 @@ TEST_CASE("e2e: generate in a host without op-test/op-apidoc names the parts it 
   const std::string flags = "--no-default-plugins --plugin-path '" +
                             std::string(SKILLRT_BINARY_DIR) +
                             "/lib/skillrt/plugins/op-adaptation.so'";
-  const RunResult r = run_skill(
-      {{"mode", "generate"},
-       {"op_plugin", fx.root().string()},
-       {"spec",
-        {{"schema", "npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor"},
-         {"aclnn", "aclnnDemoGate"},
-         {"exposed", true}}}},
-      flags);
+  const RunResult r =
+      run_skill({{"mode", "generate"},
+                 {"op_plugin", fx.root().string()},
+                 {"spec",
+                  {{"schema", "npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor"},
+                   {"aclnn", "aclnnDemoGate"},
+                   {"exposed", true}}}},
+                flags);
   REQUIRE(r.exit_code == 0);
   REQUIRE(r.output["not_produced"].size() == 2);
   CHECK(r.output["not_produced"][0]["reason"].get<std::string>().find("op-test") !=

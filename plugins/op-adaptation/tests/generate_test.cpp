@@ -83,7 +83,9 @@ const std::vector<Json>& ten_specs() {
   static const std::vector<Json> k = {
       // keyword-only arguments, exposed, backward with the default formula
       {{"schema", "npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor"},
-       {"aclnn", "aclnnDemoGate"}, {"versions", {"v2.6", "newest"}}, {"exposed", true},
+       {"aclnn", "aclnnDemoGate"},
+       {"versions", {"v2.6", "newest"}},
+       {"exposed", true},
        {"backward", Json::object()}},
       // multiple returns with their own dtypes, backward for two inputs
       {{"schema", "npu_demo_norm(Tensor x, Tensor gamma, float eps=1e-05) -> (Tensor, Tensor)"},
@@ -95,7 +97,8 @@ const std::vector<Json>& ten_specs() {
        {"aclnn", "aclnnInplaceDemoScale"}},
       // official out overload
       {{"schema", "demo_abs2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!)"},
-       {"aclnn", "aclnnDemoAbs2"}, {"versions", "all_version"}},
+       {"aclnn", "aclnnDemoAbs2"},
+       {"versions", "all_version"}},
       // optional arguments
       {{"schema",
         "npu_demo_optional(Tensor x, Tensor? bias=None, int? group=None, float? scale=None) -> "
@@ -104,22 +107,30 @@ const std::vector<Json>& ten_specs() {
       // list arguments, output allocated from an expression
       {{"schema", "npu_demo_list(Tensor[] xs, int[] dims, int[]? sizes=None) -> Tensor"},
        {"aclnn", "aclnnDemoList"},
-       {"outputs", {{{"size", "{xs[0].size(0), 4}"}, {"dtype", "at::kFloat"},
-                     {"meta_shape", "(xs[0].shape[0], 4)"}}}}},
+       {"outputs",
+        {{{"size", "{xs[0].size(0), 4}"},
+          {"dtype", "at::kFloat"},
+          {"meta_shape", "(xs[0].shape[0], 4)"}}}}},
       // SymInt and SymInt[]
       {{"schema", "npu_demo_symint(Tensor x, SymInt[] size, SymInt n=1) -> Tensor"},
-       {"aclnn", "aclnnDemoSymint"}, {"versions", {"v2.1", "newest"}}},
+       {"aclnn", "aclnnDemoSymint"},
+       {"versions", {"v2.1", "newest"}}},
       // strings and bools with defaults
       {{"schema", "npu_demo_str(Tensor x, str mode=\"rint\", bool flag=True) -> Tensor"},
-       {"aclnn", "aclnnDemoStr"}, {"exposed", {"v2.7", "newest"}},
+       {"aclnn", "aclnnDemoStr"},
+       {"exposed", {"v2.7", "newest"}},
        {"versions", {"v2.5", "newest"}}},
       // gen_opapi instead of a hand-written kernel
       {{"schema", "npu_demo_structured(Tensor x, Tensor y) -> Tensor"},
-       {"aclnn", "aclnnDemoStructured"}, {"structured", true}},
+       {"aclnn", "aclnnDemoStructured"},
+       {"structured", true}},
       // three returns, keyword-only dtype code, exposed on a range
-      {{"schema", "npu_demo_multi(Tensor a, Tensor b, *, int dst_type=291) -> (Tensor, Tensor, Tensor)"},
-       {"aclnn", "aclnnDemoMulti"}, {"versions", {"v2.5", "newest"}},
-       {"exposed", {"v2.6", "newest"}}, {"chips", {"Ascend910B", "Ascend910_93"}}},
+      {{"schema",
+        "npu_demo_multi(Tensor a, Tensor b, *, int dst_type=291) -> (Tensor, Tensor, Tensor)"},
+       {"aclnn", "aclnnDemoMulti"},
+       {"versions", {"v2.5", "newest"}},
+       {"exposed", {"v2.6", "newest"}},
+       {"chips", {"Ascend910B", "Ascend910_93"}}},
   };
   return k;
 }
@@ -135,9 +146,9 @@ TEST_CASE("generate: 10 diverse ops applied, verify clean, C++ and Python pass s
   FixtureCopy fx;
   std::vector<std::string> ops;
   for (const Json& spec : ten_specs()) {
-    const Json out = run({{"mode", "generate"}, {"op_plugin", fx.root().string()},
-                          {"spec", spec}, {"apply", true}},
-                         true);
+    const Json out = run(
+        {{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", spec}, {"apply", true}},
+        true);
     INFO(spec.dump() << "\n" << out.dump(2));
     CHECK(out["applied"] == true);
     CHECK(out["not_produced"].empty());
@@ -175,24 +186,26 @@ TEST_CASE("generate: 10 diverse ops applied, verify clean, C++ and Python pass s
 TEST_CASE("generate: the dry run writes nothing and returns the patch and the verify result") {
   FixtureCopy fx;
   const std::string before = fx.read("op_plugin/config/op_plugin_functions.yaml");
-  const Json out = run({{"mode", "generate"}, {"op_plugin", fx.root().string()},
-                        {"spec", ten_specs()[0]}},
-                       true);
+  const Json out = run(
+      {{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", ten_specs()[0]}}, true);
   CHECK(out["applied"] == false);
   CHECK(fx.read("op_plugin/config/op_plugin_functions.yaml") == before);
   CHECK_FALSE(opa_test::fs::exists(fx.root() / "op_plugin/ops/opapi/DemoGateKernelNpuOpApi.cpp"));
   const std::string patch = out["patch"];
   CHECK(patch.find("+++ b/op_plugin/ops/opapi/DemoGateKernelNpuOpApi.cpp") != std::string::npos);
-  CHECK(patch.find("+  - func: npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor") !=
-        std::string::npos);
+  CHECK(
+      patch.find("+  - func: npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor") !=
+      std::string::npos);
   CHECK(patch.find("+  x: npu_demo_gate_backward(grad, x, dim, alpha)") != std::string::npos);
   CHECK(out["verify"]["clean"] == true);
 }
 
 TEST_CASE("generate: without op-test and op-apidoc it says which parts are missing, no stubs") {
   FixtureCopy fx;
-  const Json out = run({{"mode", "generate"}, {"op_plugin", fx.root().string()},
-                        {"spec", ten_specs()[0]}, {"apply", true}},
+  const Json out = run({{"mode", "generate"},
+                        {"op_plugin", fx.root().string()},
+                        {"spec", ten_specs()[0]},
+                        {"apply", true}},
                        false);
   REQUIRE(out["not_produced"].size() == 2);
   CHECK(out["not_produced"][0]["part"].get<std::string>().find("unit test") == 0);
@@ -208,34 +221,43 @@ TEST_CASE("generate: without op-test and op-apidoc it says which parts are missi
 
 TEST_CASE("generate: rejects an existing op and a bad schema with the field named") {
   FixtureCopy fx;
-  Json spec = {{"schema", "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"},
+  Json spec = {{"schema",
+                "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"},
                {"aclnn", "aclnnRmsNorm"}};
-  CHECK_THROWS_WITH(run({{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", spec}}, true),
-                    Catch::Contains("already exists") && Catch::Contains("modify"));
+  CHECK_THROWS_WITH(
+      run({{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", spec}}, true),
+      Catch::Contains("already exists") && Catch::Contains("modify"));
   spec["schema"] = "npu_bad(Tensor x, -> Tensor";
-  CHECK_THROWS_WITH(run({{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", spec}}, true),
-                    Catch::Contains("spec.schema") && Catch::Contains("column"));
+  CHECK_THROWS_WITH(
+      run({{"mode", "generate"}, {"op_plugin", fx.root().string()}, {"spec", spec}}, true),
+      Catch::Contains("spec.schema") && Catch::Contains("column"));
 }
 
-TEST_CASE("modify: new version range and exposure keep YAML, derivatives, baseline, allowlist in step") {
+TEST_CASE(
+    "modify: new version range and exposure keep YAML, derivatives, baseline, allowlist in step") {
   FixtureCopy fx;
-  const Json out = run({{"mode", "modify"}, {"op_plugin", fx.root().string()},
-                        {"op", "npu_rms_norm"}, {"apply", true},
-                        {"changes", {{"op_api", {"v2.3", "newest"}}, {"exposed", {"v2.5", "newest"}}}}},
-                       true);
+  const Json out =
+      run({{"mode", "modify"},
+           {"op_plugin", fx.root().string()},
+           {"op", "npu_rms_norm"},
+           {"apply", true},
+           {"changes", {{"op_api", {"v2.3", "newest"}}, {"exposed", {"v2.5", "newest"}}}}},
+          true);
   INFO(out.dump(2));
   CHECK(out["verify"]["clean"] == true);
   CHECK(out["files"].size() == 4);
   CHECK(fx.read("op_plugin/config/op_plugin_functions.yaml")
-            .find("    op_api: [v2.3, newest]\n    exposed: [v2.5, newest]\n") != std::string::npos);
+            .find("    op_api: [v2.3, newest]\n    exposed: [v2.5, newest]\n") !=
+        std::string::npos);
   CHECK(fx.read("op_plugin/config/derivatives.yaml").find("  version: [v2.3, newest]") !=
         std::string::npos);
   const Json allow = Json::parse(fx.read("test/allowlist_for_publicAPI.json"));
   CHECK(allow["torch_npu"]["all_version"].empty());
   CHECK(allow["torch_npu"]["v2.5"] == Json::array({"npu_rms_norm"}));
   const Json base = Json::parse(fx.read("test/core_tests/torch_npu_OpApi_schema_all.json"));
-  CHECK(base["func: npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"]
-            ["version"] == Json::array({"v2.3", "newest"}));
+  CHECK(
+      base["func: npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"]
+          ["version"] == Json::array({"v2.3", "newest"}));
   CHECK(fx.verify({}).findings.empty());
 }
 
@@ -246,17 +268,23 @@ TEST_CASE("modify: a new op_api backend gets a kernel, or is reported missing") 
              "sparse=False) -> Tensor\n    op_api: [v2.1, newest]\n\ncustom:",
              "sparse=False) -> Tensor\n    acl_op: [v2.1, newest]\n\ncustom:");
   fx.remove("op_plugin/ops/opapi/EmbeddingKernelNpuOpApi.cpp");
-  const Json without = run({{"mode", "modify"}, {"op_plugin", fx.root().string()}, {"op", "embedding"},
+  const Json without = run({{"mode", "modify"},
+                            {"op_plugin", fx.root().string()},
+                            {"op", "embedding"},
                             {"changes", {{"op_api", {"v2.5", "newest"}}}}},
                            true);
   REQUIRE(without["not_produced"].size() == 1);
   CHECK(without["not_produced"][0]["reason"].get<std::string>().find("changes.aclnn") !=
         std::string::npos);
-  const Json with = run({{"mode", "modify"}, {"op_plugin", fx.root().string()}, {"op", "embedding"},
-                         {"changes", {{"op_api", {"v2.5", "newest"}}, {"aclnn", "aclnnEmbedding"}}}},
-                        true);
+  const Json with =
+      run({{"mode", "modify"},
+           {"op_plugin", fx.root().string()},
+           {"op", "embedding"},
+           {"changes", {{"op_api", {"v2.5", "newest"}}, {"aclnn", "aclnnEmbedding"}}}},
+          true);
   CHECK(with["not_produced"].empty());
-  CHECK(with["patch"].get<std::string>().find("+at::Tensor embedding_symint(") != std::string::npos);
+  CHECK(with["patch"].get<std::string>().find("+at::Tensor embedding_symint(") !=
+        std::string::npos);
   // acl_op has no kernel in the fixture for embedding: verify says so, and only that.
   std::set<std::string> rules;
   for (const Json& f : with["verify"]["findings"]) rules.insert(f["rule"].get<std::string>());

@@ -49,7 +49,8 @@ TEST_CASE("verify: an unknown op name is an error with the nearest names") {
 
 TEST_CASE("verify kind yaml.schema_parse") {
   FixtureCopy fx;
-  fx.replace(kYaml, "npu_rotary_mul(Tensor self, Tensor r1,", "npu_rotary_mul(Tensor self Tensor r1,");
+  fx.replace(kYaml, "npu_rotary_mul(Tensor self, Tensor r1,",
+             "npu_rotary_mul(Tensor self Tensor r1,");
   expect(fx.verify({}), "yaml.schema_parse", "error", "npu_rotary_mul", kYaml);
 }
 
@@ -88,9 +89,10 @@ TEST_CASE("verify kind yaml.version_not_covered (exposed beyond the kernels)") {
 
 TEST_CASE("verify kind yaml.duplicate (same func, overlapping versions)") {
   FixtureCopy fx;
-  fx.replace(kYaml, "\nsymint:",
-             "\n  - func: npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') "
-             "-> Tensor\n    op_api: [v2.7, newest]\n\nsymint:");
+  fx.replace(
+      kYaml, "\nsymint:",
+      "\n  - func: npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') "
+      "-> Tensor\n    op_api: [v2.7, newest]\n\nsymint:");
   const auto r = fx.verify({"npu_rotary_mul"});
   expect(r, "yaml.duplicate", "error", "npu_rotary_mul", kYaml);
   CHECK(opa_test::with_rule(r, "yaml.duplicate").front().found == "both active in v2.7, v2.8");
@@ -253,8 +255,8 @@ TEST_CASE("verify kind meta.kwonly_split") {
 TEST_CASE("verify kind meta.param_order") {
   FixtureCopy fx;
   fx.replace(kMeta, "(dy, self, gamma, rstd)", "(dy, self, rstd, gamma)");
-  expect(fx.verify({"npu_rms_norm_backward"}), "meta.param_order", "error",
-         "npu_rms_norm_backward", kMeta);
+  expect(fx.verify({"npu_rms_norm_backward"}), "meta.param_order", "error", "npu_rms_norm_backward",
+         kMeta);
 }
 
 TEST_CASE("verify kind meta.return_count") {
@@ -340,7 +342,8 @@ TEST_CASE("verify kind baseline.incompatible (renamed parameter) and baseline.st
   expect(fx.verify({"npu_rms_norm"}), "baseline.incompatible", "error", "npu_rms_norm", kYaml);
   FixtureCopy fx2;
   // The YAML gained a defaulted parameter: compatible, the baseline is only stale.
-  fx2.replace(kBaseline, "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half')",
+  fx2.replace(kBaseline,
+              "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half')",
               "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2)");
   expect(fx2.verify({"npu_rotary_mul"}), "baseline.stale", "warning", "npu_rotary_mul", kBaseline);
 }
