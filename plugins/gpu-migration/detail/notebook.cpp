@@ -289,9 +289,11 @@ NotebookEdit edit_notebook(std::string_view text, const std::vector<CellSourceSp
     out.text += replaced;
     pos = r.end;
   }
-  for (std::string_view l : split_lines(text.substr(pos)))
+  for (std::string_view l : split_lines(text.substr(pos))) {
     out.script.push_back({' ', std::string(l)});
+  }
   out.text += text.substr(pos);
+  mark_open_ends(&out.script, text, out.text);
   return out;
 }
 

@@ -137,7 +137,14 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     }
     const std::string_view old_line = lines.line_text(l);
     const std::string& new_line = new_lines[static_cast<size_t>(l)];
-    const bool changed = new_line != old_line;
+    // Keep the file's own terminator (\n, \r\n or none at the end).
+    const size_t b = lines.line_begin(l);
+    const size_t next = l < n ? lines.line_begin(l + 1) : text.size();
+    const std::string_view terminator =
+        text.substr(b + old_line.size(), next - b - old_line.size());
+    // Lines added after an unterminated last line give it a terminator: for the diff, it changes.
+    const bool changed =
+        new_line != old_line || (l == n && terminator.empty() && inserts.count(n + 1) != 0);
     // The diff reads best as: the old line, then the comment and the new line that replace it.
     if (changed) out.script.push_back({'-', std::string(old_line)});
     if (has_inserts) {
@@ -146,18 +153,27 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
         out.script.push_back({'+', s});
       }
     }
-    // Keep the file's own terminator (\n, \r\n or none at the end).
-    const size_t b = lines.line_begin(l);
-    const size_t next = l < n ? lines.line_begin(l + 1) : text.size();
-    const std::string_view terminator =
-        text.substr(b + old_line.size(), next - b - old_line.size());
     result += new_line;
     result += terminator;
     out.script.push_back({changed ? '+' : ' ', new_line});
   }
   if (text.empty()) result.clear();
   out.text = std::move(result);
+  mark_open_ends(&out.script, text, out.text);
   return out;
+}
+
+void mark_open_ends(std::vector<DiffLine>* script, std::string_view before,
+                    std::string_view after) {
+  auto mark_last = [script](char skip) {
+    for (auto it = script->rbegin(); it != script->rend(); ++it) {
+      if (it->op == skip) continue;
+      it->no_eol = true;
+      return;
+    }
+  };
+  if (!before.empty() && before.back() != '\n') mark_last('+');
+  if (!after.empty() && after.back() != '\n') mark_last('-');
 }
 
 std::string unified_diff(const std::string& path, const std::vector<DiffLine>& script) {
@@ -194,7 +210,10 @@ std::string unified_diff(const std::string& path, const std::vector<DiffLine>& s
     }
     out << "@@ -" << (old_count ? old_no[first] : old_no[first] - 1) << "," << old_count << " +"
         << (new_count ? new_no[first] : new_no[first] - 1) << "," << new_count << " @@\n";
-    for (size_t i = first; i <= last; ++i) out << script[i].op << script[i].text << "\n";
+    for (size_t i = first; i <= last; ++i) {
+      out << script[i].op << script[i].text << "\n";
+      if (script[i].no_eol) out << "\\ No newline at end of file\n";
+    }
   }
   return out.str();
 }

@@ -22,8 +22,13 @@ struct Change {
 // One line of the line-level edit script: ' ' kept, '-' removed, '+' added.
 struct DiffLine {
   char op = ' ';
-  std::string text;  // without its line terminator
+  std::string text;     // without its line terminator
+  bool no_eol = false;  // the last line of its file, without a terminator
 };
+
+// Marks the last line of `before` and of `after` in `script` when that text does not end with a
+// newline, so the diff says so and patch(1) reproduces the file exactly.
+void mark_open_ends(std::vector<DiffLine>* script, std::string_view before, std::string_view after);
 
 struct Rewrite {
   std::string text;

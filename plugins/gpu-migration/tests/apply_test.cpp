@@ -546,3 +546,50 @@ TEST_CASE("apply: broken notebooks give clear messages and change nothing",
   CHECK(followup);
   CHECK(r.at("patch").get<std::string>().find("import torch_npu") == std::string::npos);
 }
+
+TEST_CASE("apply: a notebook written on one line keeps its layout", "[apply][notebook]") {
+  gm_test::TempRepo repo;
+  const std::string compact = json::parse(kNotebook).dump();
+  gm_test::write_file(repo.path() / "one.ipynb", compact);
+  const json dry = apply({{"repo", repo.str()}, {"scope", {"one.ipynb"}}});
+  gm_test::TempRepo copy;
+  gm_test::write_file(copy.path() / "one.ipynb", compact);
+  gm_test::write_file(copy.path() / "fix.patch", dry.at("patch").get<std::string>());
+  REQUIRE(gm_test::run("cd '" + copy.str() + "' && patch -s -p1 < fix.patch 2>&1") == 0);
+  const json r = apply({{"repo", repo.str()}, {"scope", {"one.ipynb"}}, {"apply", true}});
+  const std::string after = gm_test::read_file(repo.path() / "one.ipynb");
+  CHECK(gm_test::read_file(copy.path() / "one.ipynb") == after);
+  // Still one line, and each changed source is a list of lines as before.
+  CHECK(after.find('\n') == std::string::npos);
+  CHECK(json::parse(after).at("cells")[2].at("source").is_array());
+  CHECK_THAT(cell_source(repo.path() / "one.ipynb", 2), Catch::Contains("torch.npu.synchronize()"));
+  check_compiles(repo.path());
+  check_comments(repo.path(), r);
+  CHECK(apply({{"repo", repo.str()}, {"scope", {"one.ipynb"}}}).at("patch") == "");
+}
+
+TEST_CASE("apply: the patch reproduces the written files, final newline or not", "[apply]") {
+  const std::map<std::string, std::string> files = {
+      {"last.py", "import torch\nx = torch.zeros(1).cuda()"},
+      {"tail_import.py", "y = t.cuda()\nimport torch"},
+      {"plain.py", "import torch\nz = torch.ones(1).cuda()\n"},
+  };
+  gm_test::TempRepo repo, copy;
+  for (const auto& [name, text] : files) {
+    gm_test::write_file(repo.path() / name, text);
+    gm_test::write_file(copy.path() / name, text);
+  }
+  const json dry = apply({{"repo", repo.str()}, {"scope", {"."}}});
+  const std::string patch = dry.at("patch");
+  CHECK_THAT(patch, Catch::Contains("\n\\ No newline at end of file\n"));
+  gm_test::write_file(copy.path() / "fix.patch", patch);
+  REQUIRE(gm_test::run("cd '" + copy.str() + "' && patch -s -p1 < fix.patch 2>&1") == 0);
+  apply({{"repo", repo.str()}, {"scope", {"."}}, {"apply", true}});
+  for (const auto& [name, text] : files) {
+    INFO(name);
+    CHECK(gm_test::read_file(copy.path() / name) == gm_test::read_file(repo.path() / name));
+    CHECK(gm_test::read_file(repo.path() / name) != text);
+  }
+  CHECK(gm_test::read_file(repo.path() / "last.py").back() == ')');
+  check_compiles(repo.path());
+}
