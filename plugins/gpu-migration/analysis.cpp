@@ -96,6 +96,38 @@ void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* sk
 
 }  // namespace
 
+namespace {
+
+// With an rvalue match the match's own strings (code, matched, note) are moved into the finding:
+// scanning builds each file's findings once and needs those strings no more.
+template <typename MatchRef>
+Json make_finding(const FileScan& f, MatchRef&& m, int cell) {
+  // Entries go straight into the object's map, in key order with an end hint: a braced list
+  // would first build a two-element array per entry, then copy it, three times the allocations
+  // for the tens of thousands of findings of a large repository.
+  Json j = Json::object();
+  Json::object_t& o = j.get_ref<Json::object_t&>();
+  auto put = [&o](const char* key, Json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+  put("alternative", m.rule->alternative);
+  if (cell >= 0) put("cell", cell);
+  put("code", std::forward<MatchRef>(m).code);
+  put("column", m.column);
+  put("context", m.context);
+  put("domain", m.rule->domain);
+  put("effort", m.effort);
+  put("file", f.file.rel);
+  put("line", m.line);
+  if (m.marked_data) put("marked_data", true);
+  put("matched", std::forward<MatchRef>(m).matched);
+  if (!m.note.empty()) put("note", std::forward<MatchRef>(m).note);
+  put("rewritable", m.has_edit && !m.marked_data);
+  put("rule", m.rule->id);
+  put("source", m.rule->source);
+  return j;
+}
+
+}  // namespace
+
 RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
                     const Hooks& hooks, ScanOptions options) {
   const bool keep_text = options.keep_text;
@@ -158,7 +190,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         f.suggestions_json = Json::array();
         for (const Located& l : report_order(f)) {
           (l.match->rule->suggestion ? f.suggestions_json : f.findings_json)
-              .push_back(finding_json(f, *l.match, l.cell));
+              .push_back(make_finding(f, std::move(*l.match), l.cell));
         }
         f.has_json = true;
       }
@@ -186,43 +218,20 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   return out;
 }
 
-Json finding_json(const FileScan& f, const Match& m, int cell) {
-  // Entries go straight into the object's map, in key order with an end hint: a braced list
-  // would first build a two-element array per entry, then copy it, three times the allocations
-  // for the tens of thousands of findings of a large repository.
-  Json j = Json::object();
-  Json::object_t& o = j.get_ref<Json::object_t&>();
-  auto put = [&o](const char* key, Json value) { o.emplace_hint(o.end(), key, std::move(value)); };
-  put("alternative", m.rule->alternative);
-  if (cell >= 0) put("cell", cell);
-  put("code", m.code);
-  put("column", m.column);
-  put("context", m.context);
-  put("domain", m.rule->domain);
-  put("effort", m.effort);
-  put("file", f.file.rel);
-  put("line", m.line);
-  if (m.marked_data) put("marked_data", true);
-  put("matched", m.matched);
-  if (!m.note.empty()) put("note", m.note);
-  put("rewritable", m.has_edit && !m.marked_data);
-  put("rule", m.rule->id);
-  put("source", m.rule->source);
-  return j;
-}
+Json finding_json(const FileScan& f, const Match& m, int cell) { return make_finding(f, m, cell); }
 
-std::vector<Located> report_order(const FileScan& f) {
+std::vector<Located> report_order(FileScan& f) {
   std::vector<Located> out;
   out.reserve(f.python.matches.size() + f.text_matches.size());
-  for (const Match& m : f.python.matches) out.push_back({&m, -1});
-  for (const Match& m : f.text_matches) out.push_back({&m, -1});
+  for (Match& m : f.python.matches) out.push_back({&m, -1});
+  for (Match& m : f.text_matches) out.push_back({&m, -1});
   std::stable_sort(out.begin(), out.end(), [](const Located& a, const Located& b) {
     return a.match->line != b.match->line ? a.match->line < b.match->line
                                           : a.match->column < b.match->column;
   });
-  for (const CellScan& c : f.cells) {
-    for (const Match& m : c.scan.matches) out.push_back({&m, c.index});
-    for (const Match& m : c.magics) out.push_back({&m, c.index});
+  for (CellScan& c : f.cells) {
+    for (Match& m : c.scan.matches) out.push_back({&m, c.index});
+    for (Match& m : c.magics) out.push_back({&m, c.index});
   }
   return out;
 }

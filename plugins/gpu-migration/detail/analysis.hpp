@@ -67,10 +67,10 @@ nlohmann::json finding_json(const FileScan& f, const Match& m, int cell);
 // A file's matches in report order: Python and text matches by line and column, then each
 // notebook cell's.
 struct Located {
-  const Match* match;
+  Match* match;
   int cell;  // -1 outside notebooks
 };
-std::vector<Located> report_order(const FileScan& f);
+std::vector<Located> report_order(FileScan& f);
 
 // Findings, suggestions, per-domain verdicts and the overall verdict. Findings JSON built by
 // scan_files is moved out of `scan`.
