@@ -1,6 +1,7 @@
 #include "verify.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <regex>
@@ -111,6 +112,21 @@ bool bc_compatible(const std::string& old_schema, const std::string& new_schema)
                     new_required.begin() +
                         static_cast<long>(std::min(old_required.size(), new_required.size()))) &&
          old_required.size() <= new_required.size();
+}
+
+// A schema default and a Python default mean the same value. A sized list type takes a scalar
+// default for every element ("int[2] stride=1" is [1, 1]).
+bool same_default(const ops::Argument& a, const std::string& other) {
+  const std::string want = detail::normalize_default(*a.default_value);
+  const std::string got = detail::normalize_default(other);
+  if (want == got) return true;
+  const std::string& suf = a.type.suffix;
+  if (suf.size() > 2 && suf[0] == '[' && suf.back() == ']' && want.front() != '[') {
+    const int n = std::atoi(suf.substr(1, suf.size() - 2).c_str());
+    std::vector<std::string> parts(static_cast<size_t>(std::max(n, 0)), want);
+    return got == "[" + detail::join(parts, ",") + "]";
+  }
+  return false;
 }
 
 class Checker {
@@ -954,8 +970,7 @@ class Checker {
                              : (params.size() == s.arguments.size() ? params[i] : nullptr);
       if (p == nullptr) continue;
       if (a.default_value && p->default_text) {
-        if (detail::normalize_default(*a.default_value) ==
-            detail::normalize_default(*p->default_text)) {
+        if (same_default(a, *p->default_text)) {
           continue;
         }
         Finding f = make("error", "meta.default_mismatch", op,
@@ -1254,8 +1269,7 @@ class Checker {
     for (size_t i = 0; i < s.arguments.size(); ++i) {
       const auto& sd = s.arguments[i].default_value;
       const auto& dd = doc_params[i].second;
-      if (sd.has_value() != dd.has_value() ||
-          (sd && detail::normalize_default(*sd) != detail::normalize_default(*dd))) {
+      if (sd.has_value() != dd.has_value() || (sd && !same_default(s.arguments[i], *dd))) {
         Finding f = make("warning", "doc.default_mismatch", op,
                          "the API page gives '" + s.arguments[i].name + "' another default", path,
                          doc_loc, yaml_loc(e));

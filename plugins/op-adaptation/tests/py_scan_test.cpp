@@ -76,3 +76,12 @@ TEST_CASE("py registrations: return arity of tuples, constructors and helpers") 
   CHECK(regs[2].returns.at(0).count == -1);
   CHECK(regs[3].returns.at(0).count == -1);
 }
+
+TEST_CASE("py tokenizer: backslash continuation, augmented operators, lines of tokens") {
+  const auto t = tokenize_python("x = 1 + \\\n    2\nx += 3\n");
+  REQUIRE(t.size() == 10);
+  CHECK(t[5].kind == PyToken::Kind::kNewline);
+  CHECK(t[6].line == 3);
+  CHECK(t[6].line_start);
+  CHECK(t[7].text == "+=");
+}

@@ -405,3 +405,19 @@ TEST_CASE("verify: every op of the real op_plugin_functions.yaml, YAML checks on
   }
   CHECK(mla);
 }
+
+TEST_CASE("verify: a sized-list default written as a list in the Meta function is equal") {
+  FixtureCopy fx;
+  fx.replace(
+      kYaml,
+      "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half') -> Tensor\n",
+      "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode='half', int[2] "
+      "pad=0) -> Tensor\n");
+  fx.replace(kMeta, "def npu_rotary_mul_meta(self, r1, r2, rotary_mode='half')",
+             "def npu_rotary_mul_meta(self, r1, r2, rotary_mode='half', pad=[0, 0])");
+  const auto r = fx.verify({"npu_rotary_mul"});
+  CHECK(opa_test::with_rule(r, "meta.default_mismatch").empty());
+  CHECK(opa_test::with_rule(r, "meta.param_count").empty());
+  // The kernel was not updated: that side disagrees now.
+  CHECK(opa_test::with_rule(r, "cpp.param_count").size() == 1);
+}
