@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 #include <skillrt/sdk.hpp>
 
+#include "detail/analysis.hpp"
 #include "gpu_migration.hpp"
 #include "test_support.hpp"
 
@@ -182,4 +183,27 @@ TEST_CASE("analyze: device usage inside nested f-string format specifications", 
   CHECK(finding(r, "fmt.py", 4, "DEV-DEVICE-STRING").at("context") == "string");
   // The literal text of an f-string stays prose: three findings, none on line 5.
   CHECK(r.at("findings").size() == 3);
+}
+
+TEST_CASE("analyze: a file that cannot be read is a reason, even for root", "[analyze][errors]") {
+  // Permissions do not stop root, so the read error is provoked with a path that opens but does
+  // not read (a folder) and one that vanished after the walk listed it.
+  namespace d = skillrt::gpu_migration::detail;
+  gm_test::TempRepo dir;
+  gm_test::fs::create_directories(dir.path() / "pkg.py");
+  std::string text, reason;
+  CHECK_FALSE(d::read_source(dir.path() / "pkg.py", &text, &reason));
+  CHECK_THAT(reason, Catch::Contains("cannot be read"));
+  reason.clear();
+  CHECK_FALSE(d::read_source(dir.path() / "gone.py", &text, &reason));
+  CHECK_THAT(reason, Catch::Contains("cannot be read: No such file"));
+  gm_test::write_file(dir.path() / "ok.py", "x = y.cuda()\n");
+  std::vector<d::RepoFile> files = {{"gone.py", dir.path() / "gone.py", d::FileType::kPython},
+                                    {"ok.py", dir.path() / "ok.py", d::FileType::kPython}};
+  const d::Scanner scanner(d::builtin_rule_table());
+  d::RepoScan scan = d::scan_files(dir.path(), files, scanner, {});
+  REQUIRE(scan.skipped.size() == 1);
+  CHECK(scan.skipped[0].path == "gone.py");
+  REQUIRE(scan.files.size() == 1);
+  CHECK(scan.files[0].python.matches.size() == 1);
 }
