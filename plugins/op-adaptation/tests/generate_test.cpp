@@ -173,6 +173,13 @@ TEST_CASE("generate: 10 diverse ops applied, verify clean, C++ and Python pass s
   CHECK(kernels == 11);  // 9 hand-written forwards (the tenth is gen_opapi) + 2 backwards
   CHECK(shell("/usr/bin/python3 -m py_compile " +
               (fx.root() / "op_plugin/python/meta/_meta_registrations.py").string()) == 0);
+  // Beyond syntax: the generated Meta kernels run under torch's dispatcher with every argument
+  // passed (keyword-only by name) and return the schema's number of outputs.
+  CHECK(shell("/usr/bin/python3 " + opa_test::kData + "/meta_runtime_check.py " +
+              fx.root().string() +
+              " npu_demo_gate npu_demo_gate_backward npu_demo_norm npu_demo_norm_backward "
+              "npu_demo_scale_ npu_demo_optional npu_demo_list npu_demo_symint npu_demo_str "
+              "npu_demo_multi") == 0);
   const std::string yaml = fx.read("op_plugin/config/op_plugin_functions.yaml");
   CHECK(yaml.find("gen_opapi:\n      out:\n        size: x\n        dtype: x\n      exec: "
                   "aclnnDemoStructured") != std::string::npos);

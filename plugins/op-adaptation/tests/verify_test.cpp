@@ -1,6 +1,9 @@
 // verify: the fixture is clean, and each planted inconsistency is reported with the right rule,
 // severity and file to change (one case per kind).
+#include <sys/wait.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 #include "test_support.hpp"
 
@@ -420,4 +423,39 @@ TEST_CASE("verify: a sized-list default written as a list in the Meta function i
   CHECK(opa_test::with_rule(r, "meta.param_count").empty());
   // The kernel was not updated: that side disagrees now.
   CHECK(opa_test::with_rule(r, "cpp.param_count").size() == 1);
+}
+
+namespace {
+
+int meta_runtime(const FixtureCopy& fx, const std::string& ops) {
+  const std::string cmd = "/usr/bin/python3 " + opa_test::kData + "/meta_runtime_check.py " +
+                          fx.root().string() + " " + ops + " > /dev/null 2>&1";
+  const int status = std::system(cmd.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("verify severities agree with torch's dispatcher on Meta parameter names") {
+  // The fixture's Meta kernels run; a renamed positional parameter still runs (warning); a
+  // renamed keyword-only parameter raises TypeError (error).
+  FixtureCopy fx;
+  CHECK(meta_runtime(fx,
+                     "npu_rms_norm npu_rms_norm_backward npu_swiglu_group_quant "
+                     "npu_grouped_matmul_demo npu_rotary_mul npu_rotary_mul_backward "
+                     "npu_clipped_swiglu") == 0);
+  fx.replace(kMeta, "def npu_rotary_mul_meta(self,", "def npu_rotary_mul_meta(input_,");
+  fx.replace(kMeta,
+             "def npu_rotary_mul_meta(input_, r1, r2, rotary_mode='half'):\n    return "
+             "torch.empty_like(self)",
+             "def npu_rotary_mul_meta(input_, r1, r2, rotary_mode='half'):\n    return "
+             "torch.empty_like(input_)");
+  CHECK(meta_runtime(fx, "npu_rotary_mul") == 0);
+  CHECK(opa_test::with_rule(fx.verify({"npu_rotary_mul"}), "meta.param_renamed").front().severity ==
+        "warning");
+  fx.replace(kMeta, "limit=7.0", "limits=7.0");
+  CHECK(meta_runtime(fx, "npu_clipped_swiglu") == 1);
+  CHECK(opa_test::with_rule(fx.verify({"npu_clipped_swiglu"}), "meta.kwarg_renamed")
+            .front()
+            .severity == "error");
 }
