@@ -233,6 +233,12 @@ int main(int argc, char** argv) {
       scan = d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
                            d::ScanOptions{false, true});
     });
+    // The same scan without building findings objects: the search's own cost.
+    const Cost t_bare = cost_of(RUSAGE_SELF, [&] {
+      d::RepoScan bare =
+          d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
+                        d::ScanOptions{false, false});
+    });
     const Cost t_sum = cost_of(RUSAGE_SELF, [&] { summary = d::summarize(scan, table); });
     const Cost t_dump = cost_of(RUSAGE_SELF, [&] { text = summary.dump(); });
     const Cost t_free_scan = cost_of(RUSAGE_SELF, [&] { scan = d::RepoScan{}; });
@@ -244,6 +250,7 @@ int main(int argc, char** argv) {
     phase("rule index", t_index);
     phase("walk", t_walk);
     phase("read + tokenize + match + findings JSON (threads)", t_scan);
+    phase("  the same without findings JSON (scan state freed)", t_bare);
     phase("summary (verdicts, effort)", t_sum);
     phase("scan state freed", t_free_scan);
     phase("result freed (by the caller)", t_free);
