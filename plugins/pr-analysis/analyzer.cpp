@@ -10,7 +10,8 @@ namespace {
 
 // Bounds that keep one enormous PR (a codemod over 3,000 files) from dominating the report:
 // the counts stay exact, the listed evidence is capped and says so.
-constexpr size_t kMaxEvidencePerPr = 200;
+constexpr size_t kMaxEvidencePerPr = 300;
+constexpr size_t kMaxEvidencePerRule = 50;
 constexpr size_t kMaxNpuHitsPerPr = 100;
 constexpr size_t kMaxTextChars = 240;
 
@@ -124,6 +125,9 @@ void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence, const std::s
   if (std::find(rec.rules.begin(), rec.rules.end(), rule.id) == rec.rules.end()) {
     rec.rules.push_back(rule.id);
   }
+  // Per rule as well as per PR, so that one rule firing on 2,000 operators cannot hide the
+  // evidence of the others.
+  if (++rec.rule_hits[rule.id] > kMaxEvidencePerRule) return;
   if (rec.evidence.size() >= kMaxEvidencePerPr) return;
   evidence["rule"] = rule.id;
   evidence["category"] = rule.category;
@@ -310,6 +314,18 @@ Json Analyzer::result() const {
       text += (text.empty() ? "" : " ") + std::string("NPU entries hit: ") +
               std::to_string(r->npu_hits.size()) + " (see npu_hits).";
     }
+    std::vector<std::string> problems = r->problems;
+    for (const auto& [rule, hits] : r->rule_hits) {
+      if (hits > kMaxEvidencePerRule) {
+        problems.push_back("rule " + rule + " fired " + std::to_string(hits) +
+                           " times; the first " + std::to_string(kMaxEvidencePerRule) +
+                           " are listed");
+      }
+    }
+    if (r->npu_hits.size() >= kMaxNpuHitsPerPr) {
+      problems.push_back("NPU hits capped at " + std::to_string(kMaxNpuHitsPerPr) +
+                         "; more NPU entries may be affected");
+    }
     Json categories = Json::array();
     for (const Category& c : pack_.categories) {
       if (r->categories.count(c.id) > 0) categories.push_back(c.id);
@@ -338,7 +354,7 @@ Json Analyzer::result() const {
            {"npu_hits", r->npu_hits},
            {"files", r->files},
            {"unmatched_files", r->unmatched_files},
-           {"problems", r->problems}};
+           {"problems", problems}};
     prs.push_back(std::move(p));
   }
   Json summary{{"change_sets", change_sets_}, {"prs", order.size()},

@@ -36,7 +36,8 @@ struct PrRecord {
   Json files = Json::array();
   std::vector<std::string> unmatched_files;
   std::vector<std::string> problems;
-  std::set<std::string> seen_npu;  // dedup of npu_hits
+  std::set<std::string> seen_npu;           // dedup of npu_hits
+  std::map<std::string, size_t> rule_hits;  // firings per rule, listed or not
 };
 
 class Analyzer {
