@@ -154,3 +154,31 @@ TEST_CASE("planted: a user rule pack turns needs-review into a labelled PR") {
   CHECK(out["prs"][0]["evidence"][0]["rule_origin"].get<std::string>().find("extra.yaml:") !=
         std::string::npos);
 }
+
+TEST_CASE("planted: one rule firing on many operators is capped and says how often it fired") {
+  pra_test::TempDir dir("caps");
+  const std::string repo = dir.str("repo");
+  const std::string yaml = repo + "/aten/src/ATen/native/native_functions.yaml";
+  pra_test::fs::create_directories(repo + "/aten/src/ATen/native");
+  pra_test::fs::copy_file(pra_test::kData + "/native_functions.yaml", yaml);
+  const std::string git = "git -C '" + repo + "' -c user.name=t -c user.email=t@example.com ";
+  REQUIRE(std::system(("git init -q -b main '" + repo + "' && " + git + "add . && " + git +
+                       "commit -qm base")
+                          .c_str()) == 0);
+  {
+    std::ofstream out(yaml, std::ios::app);
+    for (int i = 0; i < 60; ++i) {
+      out << "\n- func: planted_op_" << i << "(Tensor self) -> Tensor\n  variants: function\n";
+    }
+  }
+  REQUIRE(std::system((git + "commit -qam 'Add 60 ops (#7)'").c_str()) == 0);
+  const json out = pra::run_pr_analysis({{"repo", repo}, {"prs", {7}}}, {});
+  REQUIRE(out["prs"].size() == 1);
+  const json& pr = out["prs"][0];
+  CHECK(pr["impact"] == "medium");
+  size_t added = 0;
+  for (const json& e : pr["evidence"]) added += e["rule"] == "op-added" ? 1 : 0;
+  CHECK(added == 50);
+  REQUIRE(pr["problems"].size() == 1);
+  CHECK(pr["problems"][0] == "rule op-added fired 60 times; the first 50 are listed");
+}
