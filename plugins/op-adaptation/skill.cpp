@@ -99,6 +99,7 @@ Json run_op_adaptation(const Json& input, const Services& services) {
     vo.progress = services.progress;
     vo.cancelled = services.cancelled;
     if (is_file) vo.yaml_file = root;
+    vo.torch_npu = input.value("torch_npu", "");
     Tree tree(is_file ? fs::path(root).parent_path() : fs::path(root));
     VerifyResult r = verify_tree(tree, vo);
     if (is_file) {
@@ -108,11 +109,7 @@ Json run_op_adaptation(const Json& input, const Services& services) {
     Json out = to_json(r);
     out["mode"] = "verify";
     out["root"] = root;
-    if (input.contains("torch_npu")) {
-      out["torch_npu"] =
-          "recorded, not read: no rule of this version compares torch_npu files "
-          "(npu_native_functions.yaml) with op-plugin";
-    }
+    if (input.contains("torch_npu")) out["torch_npu"] = r.torch_npu_note;
     return out;
   } catch (const std::invalid_argument& e) {
     throw invalid_argument(e.what());

@@ -37,6 +37,9 @@ struct VerifyOptions {
   bool yaml_only = false;  // only op_plugin_functions.yaml (and derivatives.yaml when present)
   // A YAML file given directly instead of a checkout (absolute path); implies yaml_only.
   std::string yaml_file;
+  // A torch_npu checkout (optional): torch_npu/__init__.py's __all__ counts as public-API
+  // listing, torch_npu/csrc/aten/npu_native_functions.yaml as ops defined outside op-plugin.
+  std::string torch_npu;
   size_t max_findings = 5000;
   std::function<void(double, double, const std::string&)> progress;
   std::function<bool()> cancelled;
@@ -51,6 +54,7 @@ struct VerifyResult {
   std::vector<std::string> checks_run;
   std::vector<std::pair<std::string, std::string>> checks_skipped;  // check, reason
   std::vector<std::string> unknown_ops;
+  std::string torch_npu_note;  // what was read from the torch_npu checkout
 };
 
 // `tree` is the checkout (with any overlay). Throws std::invalid_argument naming the missing

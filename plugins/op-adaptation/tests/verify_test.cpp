@@ -355,8 +355,38 @@ TEST_CASE("verify kind allowlist.missing") {
   FixtureCopy fx;
   fx.replace(kAllow, "    \"all_version\": [\n      \"npu_rms_norm\"\n    ]",
              "    \"all_version\": []");
-  const auto r = fx.verify({"npu_rms_norm"});
-  expect(r, "allowlist.missing", "error", "npu_rms_norm", kAllow);
+  // Without torch_npu, torch_npu.__all__ may still list it: a warning that says so.
+  expect(fx.verify({"npu_rms_norm"}), "allowlist.missing", "warning", "npu_rms_norm", kAllow);
+  skillrt::opa::VerifyOptions o;
+  o.ops = {"npu_rms_norm", "npu_rotary_mul"};
+  o.torch_npu = opa_test::kData + "/torch_npu-mini";
+  // torch_npu.__all__ lists npu_rms_norm: nothing to report.
+  auto r = skillrt::opa::verify_tree(skillrt::opa::Tree(fx.root()), o);
+  CHECK(opa_test::with_rule(r, "allowlist.missing").empty());
+  CHECK(r.torch_npu_note.find("__all__: 5 names") != std::string::npos);
+  // Exposed, and in neither list: an error.
+  fx.replace(kYaml, "rotary_mode='half') -> Tensor\n    op_api: all_version",
+             "rotary_mode='half') -> Tensor\n    op_api: all_version\n    exposed: all_version");
+  r = skillrt::opa::verify_tree(skillrt::opa::Tree(fx.root()), o);
+  expect(r, "allowlist.missing", "error", "npu_rotary_mul", kAllow);
+}
+
+TEST_CASE("verify kind deriv.name_unknown (a torch_npu op is not unknown)") {
+  FixtureCopy fx;
+  fx.write(kDeriv, fx.read(kDeriv) +
+                       "\n- name: _npu_format_cast(Tensor self, int acl_format) -> Tensor\n"
+                       "  self: grad\n  version: all_version\n"
+                       "\n- name: npu_nowhere(Tensor self) -> Tensor\n"
+                       "  self: grad\n  version: all_version\n");
+  const auto without = fx.verify({});
+  CHECK(opa_test::with_rule(without, "deriv.name_unknown").size() == 2);
+  expect(without, "deriv.name_unknown", "warning", "npu_nowhere", kDeriv);
+  skillrt::opa::VerifyOptions o;
+  o.all = true;
+  o.torch_npu = opa_test::kData + "/torch_npu-mini";
+  const auto with = skillrt::opa::verify_tree(skillrt::opa::Tree(fx.root()), o);
+  REQUIRE(opa_test::with_rule(with, "deriv.name_unknown").size() == 1);
+  expect(with, "deriv.name_unknown", "error", "npu_nowhere", kDeriv);
 }
 
 TEST_CASE("verify kind allowlist.not_exposed") {
