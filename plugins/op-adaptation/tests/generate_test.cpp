@@ -205,6 +205,20 @@ TEST_CASE("generate: the dry run writes nothing and returns the patch and the ve
       std::string::npos);
   CHECK(patch.find("+  x: npu_demo_gate_backward(grad, x, dim, alpha)") != std::string::npos);
   CHECK(out["verify"]["clean"] == true);
+  // The patch is a real one: git applies it to the untouched checkout.
+  std::ofstream(fx.root() / "gen.diff") << patch;
+  CHECK(shell("cd '" + fx.root().string() + "' && git init -q . && git apply --check gen.diff") ==
+        0);
+}
+
+TEST_CASE("modify: refuses a change that leaves exposed versions without a kernel") {
+  FixtureCopy fx;
+  CHECK_THROWS_WITH(run({{"mode", "modify"},
+                         {"op_plugin", fx.root().string()},
+                         {"op", "npu_rms_norm"},
+                         {"changes", {{"op_api", {"v2.3", "newest"}}}}},
+                        true),
+                    Catch::Contains("exposed includes v2.1") && Catch::Contains("changes.exposed"));
 }
 
 TEST_CASE("generate: without op-test and op-apidoc it says which parts are missing, no stubs") {
