@@ -18,7 +18,7 @@ namespace {
 constexpr size_t kInflateChunk = size_t{4} << 20;
 // Pages behind the read position are dropped once this much has been consumed: the resident set
 // of a mapped file stays near this size.
-constexpr uint64_t kReleaseEvery = uint64_t{32} << 20;
+constexpr uint64_t kReleaseEvery = uint64_t{8} << 20;
 
 std::string lower_ext(const std::string& path) {
   const auto dot = path.find_last_of('.');

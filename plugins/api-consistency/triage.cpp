@@ -406,7 +406,8 @@ Json AclnnMap::lookup(const std::string& api) const {
                                     : api.find_last_of('.') + 1);
   std::vector<std::string> candidates{base};
   if (!base.empty() && base.back() == '_') candidates.push_back(base.substr(0, base.size() - 1));
-  // torch.matmul and F.linear are composite in PyTorch; their kernels are the mm family.
+  // Public APIs often dispatch to an underscore-prefixed native function (softmax -> _softmax).
+  candidates.push_back("_" + candidates.back());
   for (const std::string& name : candidates) {
     auto it = by_name_.find(name);
     if (it == by_name_.end()) continue;
