@@ -101,3 +101,36 @@ TEST_CASE("e2e: a missing checkout is an INVALID_ARGUMENT naming the path") {
   CHECK(r.exit_code != 0);
   CHECK(r.output.is_null());
 }
+
+TEST_CASE("e2e: generate with the host's default plugins uses op-test and op-apidoc when present") {
+  // Where the op-test and op-apidoc plugins are built, their output joins the patch and verify
+  // is clean; where they are not, generate names exactly those two parts.
+  const std::string list_cmd = std::string(SKILLRT_BINARY_DIR) + "/bin/skillrt list 2>/dev/null";
+  std::string listing;
+  if (FILE* p = ::popen(list_cmd.c_str(), "r")) {
+    char buf[4096];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof(buf), p)) > 0) listing.append(buf, n);
+    ::pclose(p);
+  }
+  // `skillrt list`: one skill per line, its name first.
+  auto listed = [&](const std::string& skill) {
+    return listing.rfind(skill + " ", 0) == 0 ||
+           listing.find("\n" + skill + " ") != std::string::npos;
+  };
+  const bool have_test = listed("op-test");
+  const bool have_doc = listed("op-apidoc");
+  opa_test::FixtureCopy fx;
+  const RunResult r =
+      run_skill({{"mode", "generate"},
+                 {"op_plugin", fx.root().string()},
+                 {"spec",
+                  {{"schema", "npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor"},
+                   {"aclnn", "aclnnDemoGate"},
+                   {"exposed", true}}}});
+  REQUIRE(r.exit_code == 0);
+  INFO(r.output.dump(2));
+  CHECK(r.output["not_produced"].size() == (have_test ? 0u : 1u) + (have_doc ? 0u : 1u));
+  if (have_test && have_doc) CHECK(r.output["verify"]["clean"] == true);
+  CHECK(r.output["verify"]["summary"]["errors"] == 0);
+}
