@@ -4,6 +4,7 @@
 // shared, loaded machine the wall time measures the neighbours as much as the program.
 //
 //   gpu_migration_bench [--files 5000] [--runs 5] [--dir DIR] [--rg rg] [--skillrt BIN]
+//   gpu_migration_bench --repo PATH [--runs 5] ...   (an existing tree, read only, not generated)
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -161,7 +162,7 @@ std::string load_average() {
 int main(int argc, char** argv) {
   int files = 5000, runs = 5;
   std::string dir = (fs::temp_directory_path() / "gpu-migration-bench-corpus").string();
-  std::string rg = "rg", skillrt;
+  std::string rg = "rg", skillrt, repo;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i];
     if (a == "--files") files = std::atoi(argv[i + 1]);
@@ -169,18 +170,28 @@ int main(int argc, char** argv) {
     if (a == "--dir") dir = argv[i + 1];
     if (a == "--rg") rg = argv[i + 1];
     if (a == "--skillrt") skillrt = argv[i + 1];
+    if (a == "--repo") repo = argv[i + 1];
   }
   if (files < 1 || runs < 1) {
     std::fprintf(stderr, "gpu_migration_bench: --files and --runs must be at least 1\n");
     return 2;
   }
-  fs::remove_all(dir);
-  generate(dir, files);
-  std::uintmax_t bytes = 0;
-  for (auto& e : fs::recursive_directory_iterator(dir)) {
-    if (e.is_regular_file()) bytes += e.file_size();
+  if (repo.empty()) {
+    fs::remove_all(dir);
+    generate(dir, files);
+  } else {
+    // A real tree is only read: never the generated corpus's remove-and-write.
+    dir = repo;
   }
-  std::printf("corpus: %d files, %.1f MB in %s\n", files, bytes / 1e6, dir.c_str());
+  std::uintmax_t bytes = 0;
+  files = 0;
+  for (auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    bytes += e.file_size();
+    ++files;
+  }
+  std::printf("corpus: %d files, %.1f MB in %s\n", files, static_cast<double>(bytes) / 1e6,
+              dir.c_str());
 
   std::string rg_args = " --no-config -n";
   for (const char* p : kRawPatterns) rg_args += std::string(" -e '") + p + "'";
