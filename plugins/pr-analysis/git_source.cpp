@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <set>
 
 #include "detail/op_excerpt.hpp"
@@ -18,6 +19,8 @@ namespace {
 // Commits older than `since` that may still precede newer ones in time order (clock skew
 // between authors and the merge bot); after this many in a row the walk stops.
 constexpr int kOldStreakLimit = 100;
+// Operator-file versions kept (two files, a few versions each; ~600 KB per version).
+constexpr size_t kRecentBlobs = 6;
 
 std::string git_message(const char* what) {
   const git_error* e = git_error_last();
@@ -89,15 +92,28 @@ struct GitSource::Impl {
     if (repo != nullptr) git_repository_free(repo);
   }
 
+  // Recent operator-file versions by blob id. In a linear history the old version of a change
+  // to native_functions.yaml is the new version of the previous change to it; reading it from
+  // the pack again would replay its delta chain (inflating every base) a second time.
+  std::deque<std::pair<std::string, std::shared_ptr<const std::string>>> recent_blobs;
+
   // The blob's text, or an empty text for the zero id (the missing side of an add/delete).
-  std::shared_ptr<const std::string> blob_text(const git_oid& id, git_blob** keep) {
-    *keep = nullptr;
+  std::shared_ptr<const std::string> blob_text(const git_oid& id) {
     if (git_oid_is_zero(&id)) return std::make_shared<const std::string>();
-    if (git_blob_lookup(keep, repo, &id) != 0) {
-      throw InputError(git_message(("blob " + oid_hex(&id)).c_str()));
+    const std::string hex = oid_hex(&id);
+    for (const auto& [key, text] : recent_blobs) {
+      if (key == hex) return text;
     }
-    return std::make_shared<const std::string>(static_cast<const char*>(git_blob_rawcontent(*keep)),
-                                               static_cast<size_t>(git_blob_rawsize(*keep)));
+    Blob blob;
+    if (git_blob_lookup(&blob.p, repo, &id) != 0) {
+      throw InputError(git_message(("blob " + hex).c_str()));
+    }
+    auto text =
+        std::make_shared<const std::string>(static_cast<const char*>(git_blob_rawcontent(blob.p)),
+                                            static_cast<size_t>(git_blob_rawsize(blob.p)));
+    recent_blobs.emplace_back(hex, text);
+    if (recent_blobs.size() > kRecentBlobs) recent_blobs.pop_front();
+    return text;
   }
 };
 
@@ -281,12 +297,11 @@ ChangeSet GitSource::load(const std::string& sha) {
     if (op_file) {
       // Operator files are read once: the same blobs give the patch and the versions the
       // operator diff reads.
-      Blob old_blob;
-      Blob new_blob;
-      f.old_text = impl_->blob_text(delta->old_file.id, &old_blob.p);
-      f.new_text = impl_->blob_text(delta->new_file.id, &new_blob.p);
-      if (git_patch_from_blobs(&patch.p, old_blob.p, delta->old_file.path, new_blob.p,
-                               delta->new_file.path, &opts) != 0) {
+      f.old_text = impl_->blob_text(delta->old_file.id);
+      f.new_text = impl_->blob_text(delta->new_file.id);
+      if (git_patch_from_buffers(&patch.p, f.old_text->data(), f.old_text->size(),
+                                 delta->old_file.path, f.new_text->data(), f.new_text->size(),
+                                 delta->new_file.path, &opts) != 0) {
         continue;
       }
     } else if (git_patch_from_diff(&patch.p, diff.p, i) != 0) {
