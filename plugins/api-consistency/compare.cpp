@@ -234,7 +234,10 @@ void accumulate(const LE& le, const LA& la, const uint8_t* pe, const uint8_t* pa
       }
       continue;
     }
-    // Non-finite on at least one side: counted, never folded into the error statistics.
+    // Non-finite on at least one side: counted, never folded into the error statistics. The
+    // finite side's magnitude still counts: it tells overflow apart from out-of-range values.
+    if (std::isfinite(e) && std::fabs(e) > acc.max_abs_expected) acc.max_abs_expected = std::fabs(e);
+    if (std::isfinite(a) && std::fabs(a) > acc.max_abs_actual) acc.max_abs_actual = std::fabs(a);
     const bool ne = std::isnan(e), na = std::isnan(a);
     acc.nan_e += ne;
     acc.nan_a += na;

@@ -408,6 +408,7 @@ Json AclnnMap::lookup(const std::string& api) const {
   if (!base.empty() && base.back() == '_') candidates.push_back(base.substr(0, base.size() - 1));
   // Public APIs often dispatch to an underscore-prefixed native function (softmax -> _softmax).
   candidates.push_back("_" + candidates.back());
+  // A declared exec name under any candidate beats a name inferred from the convention.
   for (const std::string& name : candidates) {
     auto it = by_name_.find(name);
     if (it == by_name_.end()) continue;
@@ -418,6 +419,10 @@ Json AclnnMap::lookup(const std::string& api) const {
                     {"evidence", origin_ + ":" + std::to_string(e.line) + ": exec: " + e.exec}};
       }
     }
+  }
+  for (const std::string& name : candidates) {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) continue;
     for (const Entry& e : it->second) {
       if (e.op_api) {
         return Json{{"operator", "aclnn" + camel(name)},
@@ -427,6 +432,10 @@ Json AclnnMap::lookup(const std::string& api) const {
                                      "the name follows the aclnn naming convention, unverified"}};
       }
     }
+  }
+  for (const std::string& name : candidates) {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end()) continue;
     return Json{{"operator", nullptr},
                 {"confidence", "none"},
                 {"evidence", origin_ + ":" + std::to_string(it->second.front().line) + ": '" +
