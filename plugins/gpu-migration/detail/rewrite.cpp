@@ -120,6 +120,9 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
   const std::string eol =
       first_nl != std::string_view::npos && first_nl > 0 && text[first_nl - 1] == '\r' ? "\r\n"
                                                                                        : "\n";
+  // Diff lines keep a CR before their newline, as diff -u prints a CRLF file, so that the patch
+  // applies to the file as it is.
+  const std::string inserted_cr = eol == "\r\n" ? "\r" : "";
   std::string result;
   result.reserve(text.size() + 256);
   for (int l = 1; l <= n + 1; ++l) {
@@ -130,7 +133,7 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
         if (!result.empty() && result.back() != '\n') result += eol;
         for (const std::string& s : ins->second) {
           result += s + eol;
-          out.script.push_back({'+', s});
+          out.script.push_back({'+', s + inserted_cr});
         }
       }
       break;
@@ -143,19 +146,20 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
     const std::string_view terminator =
         text.substr(b + old_line.size(), next - b - old_line.size());
     // Lines added after an unterminated last line give it a terminator: for the diff, it changes.
-    const bool changed =
-        new_line != old_line || (l == n && terminator.empty() && inserts.count(n + 1) != 0);
+    const bool gains_eol = l == n && terminator.empty() && inserts.count(n + 1) != 0;
+    const bool changed = new_line != old_line || gains_eol;
     // The diff reads best as: the old line, then the comment and the new line that replace it.
-    if (changed) out.script.push_back({'-', std::string(old_line)});
+    const std::string cr = !terminator.empty() && terminator.front() == '\r' ? "\r" : "";
+    if (changed) out.script.push_back({'-', std::string(old_line) + cr});
     if (has_inserts) {
       for (const std::string& s : ins->second) {
         result += s + eol;
-        out.script.push_back({'+', s});
+        out.script.push_back({'+', s + inserted_cr});
       }
     }
     result += new_line;
     result += terminator;
-    out.script.push_back({changed ? '+' : ' ', new_line});
+    out.script.push_back({changed ? '+' : ' ', new_line + (gains_eol ? inserted_cr : cr)});
   }
   if (text.empty()) result.clear();
   out.text = std::move(result);

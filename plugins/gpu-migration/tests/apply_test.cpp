@@ -260,9 +260,9 @@ TEST_CASE("apply: bad inputs give clear messages and change nothing", "[apply][e
 
 TEST_CASE("apply: comments stay next to their line, CRLF endings are kept", "[apply]") {
   gm_test::TempRepo repo;
-  gm_test::write_file(repo.path() / "m.py",
-                      "import torch\r\nfrom torch.cuda.amp import autocast\r\nx = torch.zeros(1)"
-                      ".cuda()\r\n");
+  const std::string original =
+      "import torch\r\nfrom torch.cuda.amp import autocast\r\nx = torch.zeros(1).cuda()\r\n";
+  gm_test::write_file(repo.path() / "m.py", original);
   const json r = apply({{"repo", repo.str()}, {"scope", {"m.py"}}, {"apply", true}});
   CHECK(gm_test::read_file(repo.path() / "m.py") ==
         "import torch\r\n"
@@ -275,19 +275,25 @@ TEST_CASE("apply: comments stay next to their line, CRLF endings are kept", "[ap
         "# gpu-migration DEV-TENSOR-CUDA: was `x = torch.zeros(1).cuda()`; device transfer: "
         ".cuda() becomes .npu()\r\n"
         "x = torch.zeros(1).npu()\r\n");
+  // The patch's lines keep their CR, as diff -u prints a CRLF file, so patch(1) applies it.
   CHECK(r.at("patch") ==
-        "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,7 @@\n import torch\n"
-        "-from torch.cuda.amp import autocast\n"
+        "--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,7 @@\n import torch\r\n"
+        "-from torch.cuda.amp import autocast\r\n"
         "+# gpu-migration DEV-IMPORT-TORCH-NPU: added; importing torch_npu registers the NPU "
-        "device, torch.npu and hccl\n"
-        "+import torch_npu\n"
+        "device, torch.npu and hccl\r\n"
+        "+import torch_npu\r\n"
         "+# gpu-migration PREC-CUDA-AMP: was `from torch.cuda.amp import autocast`; mixed "
-        "precision: torch.cuda.amp becomes torch.npu.amp\n"
-        "+from torch.npu.amp import autocast\n"
-        "-x = torch.zeros(1).cuda()\n"
+        "precision: torch.cuda.amp becomes torch.npu.amp\r\n"
+        "+from torch.npu.amp import autocast\r\n"
+        "-x = torch.zeros(1).cuda()\r\n"
         "+# gpu-migration DEV-TENSOR-CUDA: was `x = torch.zeros(1).cuda()`; device transfer: "
-        ".cuda() becomes .npu()\n"
-        "+x = torch.zeros(1).npu()\n");
+        ".cuda() becomes .npu()\r\n"
+        "+x = torch.zeros(1).npu()\r\n");
+  gm_test::TempRepo copy;
+  gm_test::write_file(copy.path() / "m.py", original);
+  gm_test::write_file(copy.path() / "fix.patch", r.at("patch").get<std::string>());
+  REQUIRE(gm_test::run("cd '" + copy.str() + "' && patch -s -p1 < fix.patch 2>&1") == 0);
+  CHECK(gm_test::read_file(copy.path() / "m.py") == gm_test::read_file(repo.path() / "m.py"));
   check_compiles(repo.path());
 }
 
