@@ -295,6 +295,7 @@ void GithubSource::add_files(ChangeSet* cs) {
       if (detail::operator_file_format(fd.path) != ops::SourceFormat::kUnknown) {
         // Only what the patch shows is known of each version: enough for the entries it touches.
         fd.has_versions = true;
+        fd.partial_versions = true;
         for (const Hunk& h : fd.hunks) {
           for (const DiffLine& l : h.lines) {
             if (l.old_line > 0) fd.old_version.push_back({l.old_line, l.text});

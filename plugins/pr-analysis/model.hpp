@@ -46,6 +46,7 @@ struct FileDiff {
   std::vector<Hunk> hunks;
   // Filled for operator YAML files only (native_functions.yaml, derivatives.yaml).
   bool has_versions = false;
+  bool partial_versions = false;  // only the lines a patch shows (GitHub)
   std::vector<NumberedLine> old_version;
   std::vector<NumberedLine> new_version;
   std::shared_ptr<const std::string> old_text;  // owns what old_version views (local source)

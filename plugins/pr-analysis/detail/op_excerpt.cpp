@@ -129,7 +129,17 @@ OpDiffResult diff_touched_ops(const FileDiff& file, ops::SourceFormat format) {
   for (const EntrySpan& e : new_entries) {
     if (touches(e, file.new_version, new_changed)) names.insert(e.name);
   }
-  if (names.empty()) return r;
+  if (names.empty()) {
+    // A patch shows three lines of context: a change deep inside a long entry (a dispatch line
+    // far below its `- func:` line) cannot be tied to its operator from the patch alone.
+    if (file.partial_versions && (!old_changed.empty() || !new_changed.empty())) {
+      const size_t line = new_changed.empty() ? old_changed.front() : new_changed.front();
+      r.problem = file.path + ":" + std::to_string(line) +
+                  ": the patch does not show the operator entry around this change; read the "
+                  "file at the merge commit to name the operator";
+    }
+    return r;
+  }
   const Excerpt old_x = cut(file.old_version, old_entries, names);
   const Excerpt new_x = cut(file.new_version, new_entries, names);
   ops::SourceDiff d;

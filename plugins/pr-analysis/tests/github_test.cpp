@@ -49,11 +49,21 @@ TEST_CASE("github: pages through PRs and files, keeps merged PRs of the window, 
   pra_test::FakeGithub gh;
   Recorder rec;
   const json out = pra::run_pr_analysis(input_for(gh, "ok"), rec.hooks());
-  CHECK(numbers(out) == std::set<int64_t>{501, 502});
+  CHECK(numbers(out) == std::set<int64_t>{501, 502, 507});
   CHECK(rec.sleeps.empty());
-  // 3 list pages (stops at the PR updated before the window) + 1 + 2 file pages.
-  CHECK(out["source"]["github"]["requests"] == 6);
-  const json& p502 = out["prs"][0];
+  // 3 list pages (stops at the PR updated before the window) + 1 + 2 + 1 file pages.
+  CHECK(out["source"]["github"]["requests"] == 7);
+  // Merge order: 507 (Nov 2), 502 (Nov 3), 501 (Nov 4). The patch of 507 shows a dispatch line
+  // but not its operator's `- func:` line: labelled by path, and the report says why.
+  const json& p507 = out["prs"][0];
+  REQUIRE(p507["pr"] == 507);
+  CHECK(p507["impact"] == "low");
+  CHECK(p507["rules"] == json::array({"op-yaml-other"}));
+  REQUIRE(p507["problems"].size() == 1);
+  CHECK(p507["problems"][0].get<std::string>().find("native_functions.yaml:1547: the patch does "
+                                                    "not show the operator entry") !=
+        std::string::npos);
+  const json& p502 = out["prs"][1];
   REQUIRE(p502["pr"] == 502);
   CHECK(p502["impact"] == "high");
   CHECK(p502["categories"] == json::array({"operator-schema", "autograd", "bc-breaking"}));
@@ -68,7 +78,7 @@ TEST_CASE("github: pages through PRs and files, keeps merged PRs of the window, 
     }
   }
   CHECK(op);
-  const json& p501 = out["prs"][1];
+  const json& p501 = out["prs"][2];
   CHECK(p501["impact"] == "medium");
   CHECK(p501["evidence"][0]["line"] == 22);
   CHECK(p501["commits"][0]["url"] ==
@@ -91,7 +101,7 @@ TEST_CASE("github: Retry-After on 429 is waited out, then the run succeeds") {
   pra_test::FakeGithub gh;
   Recorder rec;
   const json out = pra::run_pr_analysis(input_for(gh, "ratelimit"), rec.hooks());
-  CHECK(numbers(out) == std::set<int64_t>{501, 502});
+  CHECK(numbers(out) == std::set<int64_t>{501, 502, 507});
   CHECK(rec.sleeps == std::vector<double>{1.0});
   CHECK(out["source"]["github"]["rate_limit_waits_s"] == json::array({1.0}));
 }
@@ -100,7 +110,7 @@ TEST_CASE("github: an exhausted X-RateLimit-Remaining waits until X-RateLimit-Re
   pra_test::FakeGithub gh;
   Recorder rec;
   const json out = pra::run_pr_analysis(input_for(gh, "reset"), rec.hooks());
-  CHECK(numbers(out) == std::set<int64_t>{501, 502});
+  CHECK(numbers(out) == std::set<int64_t>{501, 502, 507});
   REQUIRE(rec.sleeps.size() == 1);
   CHECK(rec.sleeps[0] >= 1.0);
   CHECK(rec.sleeps[0] <= 4.0);
@@ -115,9 +125,9 @@ TEST_CASE("github: a 500 is retried with backoff and the run succeeds") {
   pra_test::FakeGithub gh;
   Recorder rec;
   const json out = pra::run_pr_analysis(input_for(gh, "flaky"), rec.hooks());
-  CHECK(numbers(out) == std::set<int64_t>{501, 502});
-  // Every distinct path fails once: 3 list pages and 3 file pages.
-  CHECK(out["source"]["github"]["retries"] == 6);
+  CHECK(numbers(out) == std::set<int64_t>{501, 502, 507});
+  // Every distinct path fails once: 3 list pages and 4 file pages.
+  CHECK(out["source"]["github"]["retries"] == 7);
   REQUIRE_FALSE(rec.sleeps.empty());
   CHECK(rec.sleeps[0] == Approx(0.01));
 }

@@ -28,6 +28,8 @@ PATCH_NATIVE = (
     "+- func: abs(Tensor self, *, bool fast=False) -> Tensor\n"
     "   device_check: NoCheck   # TensorIterator\n"
     "   variants: function, method\n")
+PATCH_DISPATCH = ("@@ -1546,3 +1546,4 @@\n     QuantizedCPU: clamp_quantized_cpu\n"
+                  "+    CompositeExplicitAutograd: clamp_composite\n   tags: [core, pointwise]\n \n")
 PATCH_AUTOGRAD = "@@ -10,0 +11,1 @@\n+  using NodePtr = c10::intrusive_ptr<Node>;\n"
 PATCH_INDUCTOR = ("@@ -20,3 +20,4 @@ class Scheduler:\n     def __init__(self):\n"
                   "         self.nodes = []\n+        self.fuse_across_streams = False\n"
@@ -50,6 +52,8 @@ PRS = [
        ["merged", "topic: bc breaking"]),
     pr(503, "Closed without merging", "2026-11-03T08:00:00Z", "2026-11-04T00:00:00Z",
        [], merged=False),
+    pr(507, "Give clamp a composite kernel", "2026-11-02T09:00:00Z", "2026-11-02T10:00:00Z",
+       ["merged"]),
     pr(505, "Merged before the window", "2026-10-20T08:00:00Z", "2026-11-02T00:00:00Z",
        ["merged"]),
     pr(504, "Updated before the window", "2026-10-01T00:00:00Z", "2026-10-02T00:00:00Z",
@@ -67,6 +71,8 @@ FILES = {
            "deletions": 0, "patch": PATCH_AUTOGRAD},
           {"filename": "torch/_C/libtorch.so", "status": "modified", "additions": 0,
            "deletions": 0}],
+    507: [{"filename": "aten/src/ATen/native/native_functions.yaml", "status": "modified",
+           "additions": 1, "deletions": 0, "patch": PATCH_DISPATCH}],
 }
 PAGE = 2
 lock = threading.Lock()
