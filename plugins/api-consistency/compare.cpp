@@ -6,7 +6,9 @@
 #include <cstring>
 #include <limits>
 #include <queue>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 namespace skillrt::apic {
@@ -273,16 +275,17 @@ void accumulate(const LE& le, const LA& la, const uint8_t* pe, const uint8_t* pa
 
 // Streams both tensors and runs the kernel, splitting chunks at profile-segment boundaries.
 template <typename LE, typename LA>
-bool run_pass(TensorStream& se, TensorStream& sa, const LE& le, const LA& la, uint64_t total,
-              const Params& prm, const CompareOptions& options, Acc& acc) {
+bool run_pass(TensorStream& se, TensorStream& sa, const LE& le, const LA& la, uint64_t begin,
+              uint64_t end, uint64_t total, const Params& prm, const CompareOptions& options,
+              Acc& acc) {
   const size_t ese = dtype_size(se.header().storage);
   const size_t esa = dtype_size(sa.header().storage);
-  uint64_t done = 0;
-  uint64_t next_report = uint64_t{1} << 24;
-  while (done < total) {
+  uint64_t done = begin;
+  uint64_t next_report = begin + (uint64_t{1} << 24);
+  while (done < end) {
     const uint8_t* pe = nullptr;
     const uint8_t* pa = nullptr;
-    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, total - done));
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, end - done));
     const size_t ge = se.next(&pe, want);
     const size_t ga = sa.next(&pa, want);
     if (ge != want || ga != want) {
@@ -353,33 +356,118 @@ class WidenedStream : public TensorStream {
 };
 
 template <typename L>
-bool run_same(TensorStream& se, TensorStream& sa, uint64_t total, const Params& prm,
-              const CompareOptions& options, Acc& acc) {
-  return run_pass(se, sa, L{}, L{}, total, prm, options, acc);
+bool run_same(TensorStream& se, TensorStream& sa, uint64_t begin, uint64_t end, uint64_t total,
+              const Params& prm, const CompareOptions& options, Acc& acc) {
+  return run_pass(se, sa, L{}, L{}, begin, end, total, prm, options, acc);
 }
 
-bool dispatch(TensorStream& se, TensorStream& sa, uint64_t total, const Params& prm,
-              const CompareOptions& options, Acc& acc) {
+bool dispatch(TensorStream& se, TensorStream& sa, uint64_t begin, uint64_t end, uint64_t total,
+              const Params& prm, const CompareOptions& options, Acc& acc) {
   const DType st = se.header().storage;
   const bool bf16_bits = se.header().logical == DType::kBFloat16 &&
                          (st == DType::kUInt16 || st == DType::kInt16);
-  if (bf16_bits) return run_same<BFloat16Loader>(se, sa, total, prm, options, acc);
+  if (bf16_bits) return run_same<BFloat16Loader>(se, sa, begin, end, total, prm, options, acc);
   switch (st) {
     case DType::kBool:
-    case DType::kUInt8: return run_same<PlainLoader<uint8_t>>(se, sa, total, prm, options, acc);
-    case DType::kInt8: return run_same<PlainLoader<int8_t>>(se, sa, total, prm, options, acc);
-    case DType::kInt16: return run_same<PlainLoader<int16_t>>(se, sa, total, prm, options, acc);
-    case DType::kUInt16: return run_same<PlainLoader<uint16_t>>(se, sa, total, prm, options, acc);
-    case DType::kInt32: return run_same<PlainLoader<int32_t>>(se, sa, total, prm, options, acc);
-    case DType::kUInt32: return run_same<PlainLoader<uint32_t>>(se, sa, total, prm, options, acc);
-    case DType::kInt64: return run_same<PlainLoader<int64_t>>(se, sa, total, prm, options, acc);
-    case DType::kUInt64: return run_same<PlainLoader<uint64_t>>(se, sa, total, prm, options, acc);
-    case DType::kFloat16: return run_same<HalfLoader>(se, sa, total, prm, options, acc);
-    case DType::kBFloat16: return run_same<BFloat16Loader>(se, sa, total, prm, options, acc);
-    case DType::kFloat32: return run_same<PlainLoader<float>>(se, sa, total, prm, options, acc);
-    case DType::kFloat64: return run_same<PlainLoader<double>>(se, sa, total, prm, options, acc);
+    case DType::kUInt8: return run_same<PlainLoader<uint8_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt8: return run_same<PlainLoader<int8_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt16: return run_same<PlainLoader<int16_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt16: return run_same<PlainLoader<uint16_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt32: return run_same<PlainLoader<int32_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt32: return run_same<PlainLoader<uint32_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt64: return run_same<PlainLoader<int64_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt64: return run_same<PlainLoader<uint64_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat16: return run_same<HalfLoader>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kBFloat16: return run_same<BFloat16Loader>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat32: return run_same<PlainLoader<float>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat64: return run_same<PlainLoader<double>>(se, sa, begin, end, total, prm, options, acc);
   }
   return false;
+}
+
+// Folds the accumulator of a later element range into `into`.
+void merge(Acc& into, Acc& from, size_t top_k) {
+  into.n += from.n;
+  into.n_finite += from.n_finite;
+  into.nan_e += from.nan_e, into.nan_a += from.nan_a;
+  into.pinf_e += from.pinf_e, into.pinf_a += from.pinf_a;
+  into.ninf_e += from.ninf_e, into.ninf_a += from.ninf_a;
+  into.nan_both += from.nan_both, into.nan_pos_mismatch += from.nan_pos_mismatch;
+  into.inf_mismatch += from.inf_mismatch, into.inf_match += from.inf_match;
+  into.sum_abs += from.sum_abs;
+  if (from.max_abs > into.max_abs) into.max_abs = from.max_abs, into.max_abs_index = from.max_abs_index;
+  into.max_abs_expected = std::max(into.max_abs_expected, from.max_abs_expected);
+  into.max_abs_actual = std::max(into.max_abs_actual, from.max_abs_actual);
+  into.sum_rel += from.sum_rel;
+  if (from.max_rel > into.max_rel) into.max_rel = from.max_rel, into.max_rel_index = from.max_rel_index;
+  into.rel_count += from.rel_count, into.rel_zero_expected += from.rel_zero_expected;
+  into.sum_sq += from.sum_sq, into.dot += from.dot, into.ee += from.ee, into.aa += from.aa;
+  into.gt += from.gt, into.lt += from.lt;
+  into.mismatch += from.mismatch, into.exact_mismatch += from.exact_mismatch;
+  into.npu_rel_viol += from.npu_rel_viol, into.npu_abs_viol += from.npu_abs_viol;
+  into.npu_bf16_viol += from.npu_bf16_viol;
+  for (int k = 0; k < 3; ++k) into.ms_within[k] += from.ms_within[k];
+  into.ms_small += from.ms_small, into.ms_small_fail += from.ms_small_fail;
+  into.ops_sum += from.ops_sum, into.ops_max = std::max(into.ops_max, from.ops_max);
+  into.ulp_sum += from.ulp_sum, into.ulp_max = std::max(into.ulp_max, from.ulp_max);
+  into.ulp_over += from.ulp_over;
+  for (size_t k = 0; k < into.hist.size(); ++k) into.hist[k] += from.hist[k];
+  into.hist_zero += from.hist_zero;
+  for (size_t k = 0; k < into.seg_max.size(); ++k) {
+    into.seg_max[k] = std::max(into.seg_max[k], from.seg_max[k]);
+    into.seg_mismatch[k] += from.seg_mismatch[k];
+  }
+  while (!from.worst.empty()) {
+    into.worst.push(from.worst.top());
+    from.worst.pop();
+    if (into.worst.size() > top_k) into.worst.pop();
+  }
+  for (uint64_t p : from.nonfinite_positions) {
+    if (into.nonfinite_positions.size() < top_k) into.nonfinite_positions.push_back(p);
+  }
+}
+
+// Large tensors are split in two halves compared on two threads, each with its own streams: the
+// pass is bound by per-element work, not by I/O, once the file is in the page cache.
+constexpr uint64_t kParallelMin = uint64_t{1} << 23;
+
+bool run_parallel(const TensorSpec& expected, const TensorSpec& actual, TensorStream& se,
+                  TensorStream& sa, uint64_t total, const Params& prm,
+                  const CompareOptions& options, Acc& acc) {
+  const uint64_t half = total / 2;
+  Acc second;
+  std::exception_ptr error;
+  bool ok2 = true;
+  CompareOptions quiet = options;
+  quiet.progress = nullptr;
+  std::thread worker([&] {
+    try {
+      auto e2 = open_tensor(expected);
+      auto a2 = open_tensor(actual);
+      for (uint64_t skipped = 0; skipped < half;) {
+        const uint8_t* p = nullptr;
+        const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, half - skipped));
+        if (e2->next(&p, want) != want || a2->next(&p, want) != want) {
+          throw TensorError("stream ended early while seeking; the file is truncated");
+        }
+        skipped += want;
+      }
+      ok2 = dispatch(*e2, *a2, half, total, total, prm, quiet, second);
+    } catch (...) {
+      error = std::current_exception();
+    }
+  });
+  bool ok1 = false;
+  try {
+    ok1 = dispatch(se, sa, 0, half, total, prm, options, acc);
+  } catch (...) {
+    worker.join();
+    throw;
+  }
+  worker.join();
+  if (error) std::rethrow_exception(error);
+  merge(acc, second, prm.top_k);
+  return ok1 && ok2;
 }
 
 // ---- results ----------------------------------------------------------------------------------
@@ -697,7 +785,10 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   const bool exact = !is_float(he.logical) && !is_float(ha.logical);
   const Params prm = make_params(dtype, he.logical, options);
   Acc acc;
-  if (!dispatch(*se, *sa, he.count, prm, options, acc)) {
+  const bool parallel = same_storage && he.count >= kParallelMin && !he.complex;
+  const bool finished = parallel ? run_parallel(expected, actual, *se, *sa, he.count, prm, options, acc)
+                                 : dispatch(*se, *sa, 0, he.count, he.count, prm, options, acc);
+  if (!finished) {
     throw std::runtime_error("comparison cancelled");
   }
   if (exact && (!same_storage || is_float(he.storage))) {

@@ -299,3 +299,32 @@ TEST_CASE("shape and dtype mismatches are verdicts that name the check") {
   CHECK(r["verdict"] == "pass");
   CHECK(r["dtype_mismatch"] == true);
 }
+
+TEST_CASE("large tensors: the two-thread split gives the single-pass answers") {
+  TempDir d("split");
+  const size_t n = (size_t{1} << 23) + 1001;  // above the split threshold, odd length
+  std::vector<float> e(n, 1.0f), a(n, 1.0f);
+  a[10] = 1.5f;                  // first half
+  a[n - 3] = 3.0f;               // second half: the worst element
+  a[n / 2 + 7] = std::nanf("");  // second half, NaN on the device side only
+  a[n / 2 - 1] = 0.75f;          // last element of the first half
+  write_npy(d / "e.npy", "<f4", {static_cast<int64_t>(n)}, e);
+  write_npy(d / "a.npy", "<f4", {static_cast<int64_t>(n)}, a);
+  const json r = compare_tensors(spec(d / "e.npy"), spec(d / "a.npy"), {});
+  const json& m = r["metrics"];
+  CHECK(m["elements"] == n);
+  CHECK(m["finite_pairs"] == n - 1);
+  CHECK(m["mismatched"] == 4);
+  CHECK(m["max_abs_error"] == 2.0);
+  CHECK(m["max_abs_index"] == json::array({n - 3}));
+  CHECK(m["mean_abs_error"].get<double>() == Approx((0.5 + 2.0 + 0.25) / (n - 1)));
+  CHECK(m["nan"]["actual"] == 1);
+  REQUIRE(r["worst"].size() == 3);
+  CHECK(r["worst"][0]["flat_index"] == n - 3);
+  CHECK(r["worst"][1]["flat_index"] == 10);
+  CHECK(r["worst"][2]["flat_index"] == n / 2 - 1);
+  CHECK(r["nonfinite_positions"][0]["flat_index"] == n / 2 + 7);
+  uint64_t seg_total = 0;
+  for (const auto& v : r["profile"]["mismatched"]) seg_total += v.get<uint64_t>();
+  CHECK(seg_total == 4);
+}
