@@ -23,8 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Case fields that a manifest or the request gives as defaults for every case.
-const char* kInherited[] = {"standard", "rtol",  "atol",  "equal_nan", "check_dtype",
-                            "top_k",    "chip",  "dtype"};
+const char* kInherited[] = {"standard",    "rtol",  "atol", "equal_nan",
+                            "check_dtype", "top_k", "chip", "dtype"};
 
 std::string resolve_path(const std::string& p, const std::string& base) {
   if (p.empty() || fs::path(p).is_absolute() || base.empty()) return p;
@@ -113,7 +113,8 @@ std::vector<LogLine> read_logs(const Json& c, const std::string& base, Json* log
       const std::string path = resolve_path(l.get<std::string>(), base);
       std::ifstream in(path);
       if (!in) {
-        throw std::runtime_error("cannot open log '" + path + "'; check the 'log' path of the case");
+        throw std::runtime_error("cannot open log '" + path +
+                                 "'; check the 'log' path of the case");
       }
       log_paths->push_back(path);
       std::string line;
@@ -141,7 +142,10 @@ Json compare_runs(const TensorSpec& first, const Json& runs, const std::string& 
   exact.equal_nan = true;
   exact.check_dtype = true;
   exact.top_k = 3;
-  Json out{{"compared", 0}, {"differ", false}, {"max_abs_diff", 0.0}, {"max_rel_diff", 0.0},
+  Json out{{"compared", 0},
+           {"differ", false},
+           {"max_abs_diff", 0.0},
+           {"max_rel_diff", 0.0},
            {"pairs", Json::array()}};
   for (size_t i = 0; i < runs.size(); ++i) {
     const TensorSpec other = spec_from(runs[i], base, c, "actual_runs[" + std::to_string(i) + "]");
@@ -157,10 +161,11 @@ Json compare_runs(const TensorSpec& first, const Json& runs, const std::string& 
     out["differ"] = out["differ"].get<bool>() || differ;
     out["max_abs_diff"] = std::max(out["max_abs_diff"].get<double>(), mabs);
     out["max_rel_diff"] = std::max(out["max_rel_diff"].get<double>(), mrel);
-    out["pairs"].push_back(Json{{"run", other.path},
-                                {"differ", differ},
-                                {"mismatched", r.contains("metrics") ? r["metrics"]["mismatched"] : Json()},
-                                {"max_abs_diff", mabs}});
+    out["pairs"].push_back(
+        Json{{"run", other.path},
+             {"differ", differ},
+             {"mismatched", r.contains("metrics") ? r["metrics"]["mismatched"] : Json()},
+             {"max_abs_diff", mabs}});
   }
   return out;
 }
@@ -218,9 +223,8 @@ Json run_case(Json c, std::string base, const Knowledge& k, const std::string& o
       TensorSpec e = spec_from(c["expected"], base, c, "expected");
       TensorSpec a = spec_from(c["actual"], base, c, "actual");
       auto progress = [&](uint64_t done, uint64_t total) {
-        return !hooks.progress ||
-               hooks.progress(static_cast<double>(done), static_cast<double>(total),
-                              "comparing " + e.path);
+        return !hooks.progress || hooks.progress(static_cast<double>(done),
+                                                 static_cast<double>(total), "comparing " + e.path);
       };
       CompareOptions opt = options;
       opt.progress = progress;
@@ -230,9 +234,12 @@ Json run_case(Json c, std::string base, const Knowledge& k, const std::string& o
         const std::set<std::string> in_actual(ma.begin(), ma.end());
         for (const std::string& m : me) {
           if (in_actual.count(m) == 0) {
-            tensors.push_back(Json{{"name", m}, {"verdict", "fail"}, {"decided_by", "member check"},
+            tensors.push_back(Json{{"name", m},
+                                   {"verdict", "fail"},
+                                   {"decided_by", "member check"},
                                    {"message", "member '" + m + "' is missing from " + a.path},
-                                   {"shape_mismatch", false}, {"dtype_mismatch", false}});
+                                   {"shape_mismatch", false},
+                                   {"dtype_mismatch", false}});
             continue;
           }
           e.member = m;
@@ -252,8 +259,9 @@ Json run_case(Json c, std::string base, const Knowledge& k, const std::string& o
       }
     }
     if (tensors.empty() && tin.log.empty() && tin.description.empty()) {
-      throw std::invalid_argument("the case has no tensors (expected/actual), log or description; "
-                                  "give at least one");
+      throw std::invalid_argument(
+          "the case has no tensors (expected/actual), log or description; "
+          "give at least one");
     }
     result["tensors"] = tensors;
     Json primary;
@@ -280,10 +288,13 @@ Json run_case(Json c, std::string base, const Knowledge& k, const std::string& o
     const std::string dir = detail::safe_name(result["id"].get<std::string>());
     Json files = Json::array();
     try {
-      files.push_back(detail::write_atomic(output_dir, dir + "/分析结论.md", render_conclusion_md(result)));
+      files.push_back(
+          detail::write_atomic(output_dir, dir + "/分析结论.md", render_conclusion_md(result)));
       if (result["status"] == "ok") {
-        files.push_back(detail::write_atomic(output_dir, dir + "/复现记录.md", render_reproduction_md(result)));
-        files.push_back(detail::write_atomic(output_dir, dir + "/report.html", render_case_html(result)));
+        files.push_back(
+            detail::write_atomic(output_dir, dir + "/复现记录.md", render_reproduction_md(result)));
+        files.push_back(
+            detail::write_atomic(output_dir, dir + "/report.html", render_case_html(result)));
       }
       files.push_back(detail::write_atomic(output_dir, dir + "/result.json", result.dump(2)));
     } catch (const std::exception& e) {
@@ -298,7 +309,8 @@ std::string case_id(const Json& c, size_t index, size_t total) {
   std::string base;
   if (c.is_object()) {
     base = c.value("id", c.value("api", ""));
-    if (base.empty() && c.contains("case")) base = fs::path(c["case"].get<std::string>()).parent_path().filename().string();
+    if (base.empty() && c.contains("case"))
+      base = fs::path(c["case"].get<std::string>()).parent_path().filename().string();
   } else if (c.is_string()) {
     base = fs::path(c.get<std::string>()).parent_path().filename().string();
   }
@@ -311,9 +323,8 @@ std::string case_id(const Json& c, size_t index, size_t total) {
 }  // namespace
 
 const Knowledge& embedded_knowledge() {
-  static const Knowledge kKnowledge{
-      load_rules(embedded_rules(), "data/triage_rules.yaml"),
-      AclnnMap(embedded_ops_yaml(), "op_plugin_functions.yaml")};
+  static const Knowledge kKnowledge{load_rules(embedded_rules(), "data/triage_rules.yaml"),
+                                    AclnnMap(embedded_ops_yaml(), "op_plugin_functions.yaml")};
   return kKnowledge;
 }
 
@@ -376,7 +387,8 @@ Json run_request(const Json& input, const Knowledge& embedded, const RunHooks& h
       m = m.value("cases", Json());
     }
     if (!m.is_array()) {
-      throw std::invalid_argument("manifest '" + path + "' must be a list of cases or an object "
+      throw std::invalid_argument("manifest '" + path +
+                                  "' must be a list of cases or an object "
                                   "with 'cases'");
     }
     cases = m;
@@ -392,8 +404,9 @@ Json run_request(const Json& input, const Knowledge& embedded, const RunHooks& h
     cases.push_back(one);
   }
   if (cases.empty() && !input.contains("reproduce")) {
-    throw std::invalid_argument("nothing to do: give expected and actual, a log, a case file, "
-                                "'cases', a 'manifest' or 'reproduce'");
+    throw std::invalid_argument(
+        "nothing to do: give expected and actual, a log, a case file, "
+        "'cases', a 'manifest' or 'reproduce'");
   }
 
   std::map<std::string, int> by_status, by_exit, by_verdict;
@@ -415,19 +428,20 @@ Json run_request(const Json& input, const Knowledge& embedded, const RunHooks& h
     }
     out["cases"].push_back(std::move(r));
   }
-  Json summary{{"cases", cases.size()}, {"status", by_status}, {"exits", by_exit},
-               {"verdicts", by_verdict}};
+  Json summary{
+      {"cases", cases.size()}, {"status", by_status}, {"exits", by_exit}, {"verdicts", by_verdict}};
   out["summary"] = summary;
   if (!output_dir.empty() && !cases.empty()) {
     files.push_back(write_summary_xlsx(output_dir, "summary.xlsx", out["cases"]));
     Json brief = Json::array();
     for (const auto& c : out["cases"]) {
-      brief.push_back(Json{{"id", c["id"]},
-                           {"status", c["status"]},
-                           {"error", c.value("error", Json())},
-                           {"verdict", c.value("verdict", Json())},
-                           {"exit", c.contains("triage") ? c["triage"]["exit"] : Json()},
-                           {"decided_by", c.contains("triage") ? c["triage"]["decided_by"] : Json()}});
+      brief.push_back(
+          Json{{"id", c["id"]},
+               {"status", c["status"]},
+               {"error", c.value("error", Json())},
+               {"verdict", c.value("verdict", Json())},
+               {"exit", c.contains("triage") ? c["triage"]["exit"] : Json()},
+               {"decided_by", c.contains("triage") ? c["triage"]["decided_by"] : Json()}});
     }
     files.push_back(detail::write_atomic(output_dir, "summary.json",
                                          Json{{"summary", summary}, {"cases", brief}}.dump(2)));

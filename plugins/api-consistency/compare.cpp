@@ -4,9 +4,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <queue>
-#include <exception>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -238,7 +238,8 @@ void accumulate(const LE& le, const LA& la, const uint8_t* pe, const uint8_t* pa
     }
     // Non-finite on at least one side: counted, never folded into the error statistics. The
     // finite side's magnitude still counts: it tells overflow apart from out-of-range values.
-    if (std::isfinite(e) && std::fabs(e) > acc.max_abs_expected) acc.max_abs_expected = std::fabs(e);
+    if (std::isfinite(e) && std::fabs(e) > acc.max_abs_expected)
+      acc.max_abs_expected = std::fabs(e);
     if (std::isfinite(a) && std::fabs(a) > acc.max_abs_actual) acc.max_abs_actual = std::fabs(a);
     const bool ne = std::isnan(e), na = std::isnan(a);
     acc.nan_e += ne;
@@ -289,8 +290,8 @@ bool run_pass(TensorStream& se, TensorStream& sa, const LE& le, const LA& la, ui
     const size_t ge = se.next(&pe, want);
     const size_t ga = sa.next(&pa, want);
     if (ge != want || ga != want) {
-      throw TensorError("stream ended early (" + std::to_string(done + std::min(ge, ga)) +
-                        " of " + std::to_string(total) + " elements); the file is truncated");
+      throw TensorError("stream ended early (" + std::to_string(done + std::min(ge, ga)) + " of " +
+                        std::to_string(total) + " elements); the file is truncated");
     }
     size_t off = 0;
     while (off < want) {
@@ -324,8 +325,8 @@ class WidenedStream : public TensorStream {
     const size_t n = in_->next(&p, max_elems);
     buf_.resize(n);
     const DType st = in_->header().storage;
-    const bool bf16 = in_->header().logical == DType::kBFloat16 && st != DType::kFloat32 &&
-                      st != DType::kFloat64;
+    const bool bf16 =
+        in_->header().logical == DType::kBFloat16 && st != DType::kFloat32 && st != DType::kFloat64;
     for (size_t i = 0; i < n; ++i) buf_[i] = widen(st, bf16, p, i);
     *data = reinterpret_cast<const uint8_t*>(buf_.data());
     return n;
@@ -335,19 +336,32 @@ class WidenedStream : public TensorStream {
   static double widen(DType st, bool bf16, const uint8_t* p, size_t i) {
     if (bf16) return BFloat16Loader{}.get(p, i);
     switch (st) {
-      case DType::kBool: return load_raw<uint8_t>(p, i) != 0 ? 1.0 : 0.0;
-      case DType::kInt8: return load_raw<int8_t>(p, i);
-      case DType::kUInt8: return load_raw<uint8_t>(p, i);
-      case DType::kInt16: return load_raw<int16_t>(p, i);
-      case DType::kUInt16: return load_raw<uint16_t>(p, i);
-      case DType::kInt32: return load_raw<int32_t>(p, i);
-      case DType::kUInt32: return load_raw<uint32_t>(p, i);
-      case DType::kInt64: return static_cast<double>(load_raw<int64_t>(p, i));
-      case DType::kUInt64: return static_cast<double>(load_raw<uint64_t>(p, i));
-      case DType::kFloat16: return half_to_double(load_raw<uint16_t>(p, i));
-      case DType::kBFloat16: return BFloat16Loader{}.get(p, i);
-      case DType::kFloat32: return load_raw<float>(p, i);
-      case DType::kFloat64: return load_raw<double>(p, i);
+      case DType::kBool:
+        return load_raw<uint8_t>(p, i) != 0 ? 1.0 : 0.0;
+      case DType::kInt8:
+        return load_raw<int8_t>(p, i);
+      case DType::kUInt8:
+        return load_raw<uint8_t>(p, i);
+      case DType::kInt16:
+        return load_raw<int16_t>(p, i);
+      case DType::kUInt16:
+        return load_raw<uint16_t>(p, i);
+      case DType::kInt32:
+        return load_raw<int32_t>(p, i);
+      case DType::kUInt32:
+        return load_raw<uint32_t>(p, i);
+      case DType::kInt64:
+        return static_cast<double>(load_raw<int64_t>(p, i));
+      case DType::kUInt64:
+        return static_cast<double>(load_raw<uint64_t>(p, i));
+      case DType::kFloat16:
+        return half_to_double(load_raw<uint16_t>(p, i));
+      case DType::kBFloat16:
+        return BFloat16Loader{}.get(p, i);
+      case DType::kFloat32:
+        return load_raw<float>(p, i);
+      case DType::kFloat64:
+        return load_raw<double>(p, i);
     }
     return 0;
   }
@@ -364,23 +378,35 @@ bool run_same(TensorStream& se, TensorStream& sa, uint64_t begin, uint64_t end, 
 bool dispatch(TensorStream& se, TensorStream& sa, uint64_t begin, uint64_t end, uint64_t total,
               const Params& prm, const CompareOptions& options, Acc& acc) {
   const DType st = se.header().storage;
-  const bool bf16_bits = se.header().logical == DType::kBFloat16 &&
-                         (st == DType::kUInt16 || st == DType::kInt16);
+  const bool bf16_bits =
+      se.header().logical == DType::kBFloat16 && (st == DType::kUInt16 || st == DType::kInt16);
   if (bf16_bits) return run_same<BFloat16Loader>(se, sa, begin, end, total, prm, options, acc);
   switch (st) {
     case DType::kBool:
-    case DType::kUInt8: return run_same<PlainLoader<uint8_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kInt8: return run_same<PlainLoader<int8_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kInt16: return run_same<PlainLoader<int16_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kUInt16: return run_same<PlainLoader<uint16_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kInt32: return run_same<PlainLoader<int32_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kUInt32: return run_same<PlainLoader<uint32_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kInt64: return run_same<PlainLoader<int64_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kUInt64: return run_same<PlainLoader<uint64_t>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kFloat16: return run_same<HalfLoader>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kBFloat16: return run_same<BFloat16Loader>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kFloat32: return run_same<PlainLoader<float>>(se, sa, begin, end, total, prm, options, acc);
-    case DType::kFloat64: return run_same<PlainLoader<double>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt8:
+      return run_same<PlainLoader<uint8_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt8:
+      return run_same<PlainLoader<int8_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt16:
+      return run_same<PlainLoader<int16_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt16:
+      return run_same<PlainLoader<uint16_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt32:
+      return run_same<PlainLoader<int32_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt32:
+      return run_same<PlainLoader<uint32_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kInt64:
+      return run_same<PlainLoader<int64_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kUInt64:
+      return run_same<PlainLoader<uint64_t>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat16:
+      return run_same<HalfLoader>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kBFloat16:
+      return run_same<BFloat16Loader>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat32:
+      return run_same<PlainLoader<float>>(se, sa, begin, end, total, prm, options, acc);
+    case DType::kFloat64:
+      return run_same<PlainLoader<double>>(se, sa, begin, end, total, prm, options, acc);
   }
   return false;
 }
@@ -395,11 +421,13 @@ void merge(Acc& into, Acc& from, size_t top_k) {
   into.nan_both += from.nan_both, into.nan_pos_mismatch += from.nan_pos_mismatch;
   into.inf_mismatch += from.inf_mismatch, into.inf_match += from.inf_match;
   into.sum_abs += from.sum_abs;
-  if (from.max_abs > into.max_abs) into.max_abs = from.max_abs, into.max_abs_index = from.max_abs_index;
+  if (from.max_abs > into.max_abs)
+    into.max_abs = from.max_abs, into.max_abs_index = from.max_abs_index;
   into.max_abs_expected = std::max(into.max_abs_expected, from.max_abs_expected);
   into.max_abs_actual = std::max(into.max_abs_actual, from.max_abs_actual);
   into.sum_rel += from.sum_rel;
-  if (from.max_rel > into.max_rel) into.max_rel = from.max_rel, into.max_rel_index = from.max_rel_index;
+  if (from.max_rel > into.max_rel)
+    into.max_rel = from.max_rel, into.max_rel_index = from.max_rel_index;
   into.rel_count += from.rel_count, into.rel_zero_expected += from.rel_zero_expected;
   into.sum_sq += from.sum_sq, into.dot += from.dot, into.ee += from.ee, into.aa += from.aa;
   into.gt += from.gt, into.lt += from.lt;
@@ -509,10 +537,14 @@ std::string fmt(double v) {
 
 double ops_threshold(DType t) {
   switch (t) {
-    case DType::kFloat16: return std::ldexp(1.0, -10);
-    case DType::kBFloat16: return std::ldexp(1.0, -7);
-    case DType::kFloat32: return std::ldexp(1.0, -13);
-    default: return 0;
+    case DType::kFloat16:
+      return std::ldexp(1.0, -10);
+    case DType::kBFloat16:
+      return std::ldexp(1.0, -7);
+    case DType::kFloat32:
+      return std::ldexp(1.0, -13);
+    default:
+      return 0;
   }
 }
 
@@ -544,12 +576,12 @@ Params make_params(DType dtype, DType other, const CompareOptions& options) {
 Json standard_torch(const Acc& acc, const Params& p, bool explicit_tol) {
   const bool pass = acc.mismatch == 0;
   const double ratio = acc.n ? static_cast<double>(acc.mismatch) / acc.n : 0;
-  std::string rule = "torch.testing.assert_close: |actual - expected| <= atol + rtol * |expected|"
-                     " with rtol=" + fmt(p.rtol) + ", atol=" + fmt(p.atol) +
-                     (explicit_tol ? " (given)" : " (defaults for " +
-                                                      std::string(dtype_name(p.dtype)) + ")") +
-                     ", equal_nan=" + (p.equal_nan ? "True" : "False") +
-                     "; non-finite values close only if equal";
+  std::string rule =
+      "torch.testing.assert_close: |actual - expected| <= atol + rtol * |expected|"
+      " with rtol=" +
+      fmt(p.rtol) + ", atol=" + fmt(p.atol) +
+      (explicit_tol ? " (given)" : " (defaults for " + std::string(dtype_name(p.dtype)) + ")") +
+      ", equal_nan=" + (p.equal_nan ? "True" : "False") + "; non-finite values close only if equal";
   return Json{{"name", explicit_tol ? "custom" : "torch"},
               {"verdict", pass ? "pass" : "fail"},
               {"passed", pass},
@@ -572,8 +604,8 @@ Json standard_torch_npu(const Acc& acc, const Params& p, bool exact) {
     j["rule"] = "assertRtolEqual on integer/bool tensors: every element equal";
     j["mismatched"] = acc.exact_mismatch;
     j["passed"] = pass;
-    j["reason"] = pass ? "all elements equal"
-                       : std::to_string(acc.exact_mismatch) + " elements differ";
+    j["reason"] =
+        pass ? "all elements equal" : std::to_string(acc.exact_mismatch) + " elements differ";
   } else if (p.npu_bf16) {
     const uint64_t bad = acc.npu_bf16_viol + acc.nan_e + acc.nan_a + acc.inf_mismatch;
     const bool pass = bad == 0;
@@ -588,9 +620,10 @@ Json standard_torch_npu(const Acc& acc, const Params& p, bool exact) {
     const uint64_t abs = acc.npu_abs_viol + acc.inf_mismatch;
     const bool nan_ok = acc.nan_pos_mismatch == 0;
     const bool pass = nan_ok && !(rel > limit && abs > limit);
-    j["rule"] = "assertRtolEqual: NaN positions match, and not both count(rel > prec) > N*prec "
-                "and count(abs > prec) > N*prec; prec=" + fmt(p.npu_prec) +
-                ", rel = |a-e| / (max(|a|,|e|) + " + fmt(p.npu_floor) + ")";
+    j["rule"] =
+        "assertRtolEqual: NaN positions match, and not both count(rel > prec) > N*prec "
+        "and count(abs > prec) > N*prec; prec=" +
+        fmt(p.npu_prec) + ", rel = |a-e| / (max(|a|,|e|) + " + fmt(p.npu_floor) + ")";
     j["prec"] = p.npu_prec;
     j["relative_violations"] = rel;
     j["absolute_violations"] = abs;
@@ -600,7 +633,7 @@ Json standard_torch_npu(const Acc& acc, const Params& p, bool exact) {
     j["reason"] = !nan_ok ? std::to_string(acc.nan_pos_mismatch) + " NaN positions differ"
                   : pass  ? std::to_string(rel) + " relative and " + std::to_string(abs) +
                                " absolute violations, at most one count above " + fmt(limit)
-                          : std::to_string(rel) + " relative and " + std::to_string(abs) +
+                         : std::to_string(rel) + " relative and " + std::to_string(abs) +
                                " absolute violations, both above " + fmt(limit);
   }
   j["verdict"] = j["passed"].get<bool>() ? "pass" : "fail";
@@ -657,9 +690,10 @@ Json standard_msprobe(const Acc& acc, const Params& p, bool exact, double cosine
   } else {
     verdict = "pass", reason = "双万 ratio " + fmt(r10000) + " > 0.9999";
   }
-  j["rule"] = "msprobe run_ut _compare_float_tensor: cosine > 0.99, max abs < 0.001 passes, "
-              "then 双百/双千 (fp16, bf16) or 双千/双万 (fp32, fp64) ratios; rel = |a-e| / (|e| + "
-              "eps), small |e| judged by absolute error";
+  j["rule"] =
+      "msprobe run_ut _compare_float_tensor: cosine > 0.99, max abs < 0.001 passes, "
+      "then 双百/双千 (fp16, bf16) or 双千/双万 (fp32, fp64) ratios; rel = |a-e| / (|e| + "
+      "eps), small |e| judged by absolute error";
   j["verdict"] = verdict;
   j["passed"] = verdict == "pass";
   j["reason"] = reason;
@@ -692,10 +726,10 @@ Json standard_ops(const Acc& acc, const Params& p, bool exact) {
   const bool pass = nonfinite_bad == 0 && mere < t && mare < 10 * t;
   j["passed"] = pass;
   j["verdict"] = pass ? "pass" : "fail";
-  j["reason"] = nonfinite_bad ? std::to_string(nonfinite_bad) + " NaN/Inf positions differ"
-                              : "MERE " + fmt(mere) + (mere < t ? " < " : " >= ") + fmt(t) +
-                                    ", MARE " + fmt(mare) + (mare < 10 * t ? " < " : " >= ") +
-                                    fmt(10 * t);
+  j["reason"] = nonfinite_bad
+                    ? std::to_string(nonfinite_bad) + " NaN/Inf positions differ"
+                    : "MERE " + fmt(mere) + (mere < t ? " < " : " >= ") + fmt(t) + ", MARE " +
+                          fmt(mare) + (mare < 10 * t ? " < " : " >= ") + fmt(10 * t);
   return j;
 }
 
@@ -723,11 +757,16 @@ std::string shape_text(const std::vector<int64_t>& s) {
 
 std::pair<double, double> torch_default_tolerances(DType t) {
   switch (t) {
-    case DType::kFloat16: return {1e-3, 1e-5};
-    case DType::kBFloat16: return {1.6e-2, 1e-5};
-    case DType::kFloat32: return {1.3e-6, 1e-5};
-    case DType::kFloat64: return {1e-7, 1e-7};
-    default: return {0.0, 0.0};
+    case DType::kFloat16:
+      return {1e-3, 1e-5};
+    case DType::kBFloat16:
+      return {1.6e-2, 1e-5};
+    case DType::kFloat32:
+      return {1.3e-6, 1e-5};
+    case DType::kFloat64:
+      return {1e-7, 1e-7};
+    default:
+      return {0.0, 0.0};
   }
 }
 
@@ -775,8 +814,8 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
                                "); set check_dtype false to compare values anyway",
                            options);
   }
-  const bool same_storage =
-      he.storage == ha.storage && (he.logical == DType::kBFloat16) == (ha.logical == DType::kBFloat16);
+  const bool same_storage = he.storage == ha.storage &&
+                            (he.logical == DType::kBFloat16) == (ha.logical == DType::kBFloat16);
   if (!same_storage) {
     se = std::make_unique<WidenedStream>(std::move(se));
     sa = std::make_unique<WidenedStream>(std::move(sa));
@@ -786,8 +825,9 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   const Params prm = make_params(dtype, he.logical, options);
   Acc acc;
   const bool parallel = same_storage && he.count >= kParallelMin && !he.complex;
-  const bool finished = parallel ? run_parallel(expected, actual, *se, *sa, he.count, prm, options, acc)
-                                 : dispatch(*se, *sa, 0, he.count, he.count, prm, options, acc);
+  const bool finished = parallel
+                            ? run_parallel(expected, actual, *se, *sa, he.count, prm, options, acc)
+                            : dispatch(*se, *sa, 0, he.count, he.count, prm, options, acc);
   if (!finished) {
     throw std::runtime_error("comparison cancelled");
   }
@@ -815,8 +855,8 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   m["rel_error_excluded_zero_expected"] = acc.rel_zero_expected;
   m["rmse"] = num(nf ? std::sqrt(acc.sum_sq / nf) : 0);
   m["cosine_similarity"] = num(cosine);
-  m["error_balance"] = nf ? std::fabs(static_cast<double>(acc.gt) - static_cast<double>(acc.lt)) / nf
-                          : 0.0;
+  m["error_balance"] =
+      nf ? std::fabs(static_cast<double>(acc.gt) - static_cast<double>(acc.lt)) / nf : 0.0;
   m["greater_count"] = acc.gt;
   m["less_count"] = acc.lt;
   m["ulp_max"] = num(acc.ulp_max);
@@ -829,12 +869,17 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   m["atol"] = prm.atol;
   m["exact"] = exact;
   if (exact) m["exact_mismatched"] = acc.exact_mismatch;
-  m["nan"] = Json{{"expected", acc.nan_e}, {"actual", acc.nan_a}, {"both", acc.nan_both},
+  m["nan"] = Json{{"expected", acc.nan_e},
+                  {"actual", acc.nan_a},
+                  {"both", acc.nan_both},
                   {"positions_agree", acc.nan_pos_mismatch == 0},
                   {"position_mismatches", acc.nan_pos_mismatch}};
-  m["inf"] = Json{{"expected_pos", acc.pinf_e}, {"expected_neg", acc.ninf_e},
-                  {"actual_pos", acc.pinf_a},   {"actual_neg", acc.ninf_a},
-                  {"matched", acc.inf_match},    {"positions_agree", acc.inf_mismatch == 0},
+  m["inf"] = Json{{"expected_pos", acc.pinf_e},
+                  {"expected_neg", acc.ninf_e},
+                  {"actual_pos", acc.pinf_a},
+                  {"actual_neg", acc.ninf_a},
+                  {"matched", acc.inf_match},
+                  {"positions_agree", acc.inf_mismatch == 0},
                   {"position_mismatches", acc.inf_mismatch}};
   m["max_abs_index"] = acc.max_abs > 0 ? index_of(acc.max_abs_index, ha.shape) : Json();
   m["max_rel_index"] = acc.max_rel > 0 ? index_of(acc.max_rel_index, ha.shape) : Json();
@@ -870,9 +915,8 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
             {"low_exponent", kHistLow},
             {"zero", acc.hist_zero},
             {"bins", acc.hist}};
-  Json profile{{"segments", kSegments},
-               {"max_abs_error", acc.seg_max},
-               {"mismatched", acc.seg_mismatch}};
+  Json profile{
+      {"segments", kSegments}, {"max_abs_error", acc.seg_max}, {"mismatched", acc.seg_mismatch}};
 
   Json out{{"expected", side_json(he)},
            {"actual", side_json(ha)},
@@ -890,7 +934,8 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
            {"profile", profile},
            {"shape_mismatch", false},
            {"dtype_mismatch", he.logical != ha.logical}};
-  if (acc.n == 0) out["reason"] = "empty tensors (shape " + shape_text(ha.shape) + "): nothing differs";
+  if (acc.n == 0)
+    out["reason"] = "empty tensors (shape " + shape_text(ha.shape) + "): nothing differs";
   return out;
 }
 

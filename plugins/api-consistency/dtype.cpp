@@ -7,19 +7,32 @@ namespace skillrt::apic {
 
 std::string_view dtype_name(DType t) {
   switch (t) {
-    case DType::kBool: return "bool";
-    case DType::kInt8: return "int8";
-    case DType::kUInt8: return "uint8";
-    case DType::kInt16: return "int16";
-    case DType::kUInt16: return "uint16";
-    case DType::kInt32: return "int32";
-    case DType::kUInt32: return "uint32";
-    case DType::kInt64: return "int64";
-    case DType::kUInt64: return "uint64";
-    case DType::kFloat16: return "float16";
-    case DType::kBFloat16: return "bfloat16";
-    case DType::kFloat32: return "float32";
-    case DType::kFloat64: return "float64";
+    case DType::kBool:
+      return "bool";
+    case DType::kInt8:
+      return "int8";
+    case DType::kUInt8:
+      return "uint8";
+    case DType::kInt16:
+      return "int16";
+    case DType::kUInt16:
+      return "uint16";
+    case DType::kInt32:
+      return "int32";
+    case DType::kUInt32:
+      return "uint32";
+    case DType::kInt64:
+      return "int64";
+    case DType::kUInt64:
+      return "uint64";
+    case DType::kFloat16:
+      return "float16";
+    case DType::kBFloat16:
+      return "bfloat16";
+    case DType::kFloat32:
+      return "float32";
+    case DType::kFloat64:
+      return "float64";
   }
   return "unknown";
 }
@@ -28,17 +41,21 @@ size_t dtype_size(DType t) {
   switch (t) {
     case DType::kBool:
     case DType::kInt8:
-    case DType::kUInt8: return 1;
+    case DType::kUInt8:
+      return 1;
     case DType::kInt16:
     case DType::kUInt16:
     case DType::kFloat16:
-    case DType::kBFloat16: return 2;
+    case DType::kBFloat16:
+      return 2;
     case DType::kInt32:
     case DType::kUInt32:
-    case DType::kFloat32: return 4;
+    case DType::kFloat32:
+      return 4;
     case DType::kInt64:
     case DType::kUInt64:
-    case DType::kFloat64: return 8;
+    case DType::kFloat64:
+      return 8;
   }
   return 0;
 }
@@ -93,28 +110,39 @@ std::optional<DType> parse_dtype(std::string_view name) {
 
 int mantissa_bits(DType t) {
   switch (t) {
-    case DType::kFloat16: return 10;
-    case DType::kBFloat16: return 7;
-    case DType::kFloat32: return 23;
-    default: return 52;
+    case DType::kFloat16:
+      return 10;
+    case DType::kBFloat16:
+      return 7;
+    case DType::kFloat32:
+      return 23;
+    default:
+      return 52;
   }
 }
 
 int min_normal_exponent(DType t) {
   switch (t) {
-    case DType::kFloat16: return -14;
+    case DType::kFloat16:
+      return -14;
     case DType::kBFloat16:
-    case DType::kFloat32: return -126;
-    default: return -1022;
+    case DType::kFloat32:
+      return -126;
+    default:
+      return -1022;
   }
 }
 
 double largest_finite(DType t) {
   switch (t) {
-    case DType::kFloat16: return 65504.0;
-    case DType::kBFloat16: return 3.3895313892515355e38;
-    case DType::kFloat32: return 3.4028234663852886e38;
-    default: return 1.7976931348623157e308;
+    case DType::kFloat16:
+      return 65504.0;
+    case DType::kBFloat16:
+      return 3.3895313892515355e38;
+    case DType::kFloat32:
+      return 3.4028234663852886e38;
+    default:
+      return 1.7976931348623157e308;
   }
 }
 

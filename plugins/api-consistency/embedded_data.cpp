@@ -13,11 +13,13 @@
 __asm__(
     ".pushsection .rodata.skillrt_apic_data,\"a\",@progbits\n"
     ".global skillrt_apic_rules_begin\n.hidden skillrt_apic_rules_begin\n"
-    "skillrt_apic_rules_begin:\n.incbin \"" SKILLRT_APIC_RULES_PATH "\"\n"
+    "skillrt_apic_rules_begin:\n.incbin \"" SKILLRT_APIC_RULES_PATH
+    "\"\n"
     ".global skillrt_apic_rules_end\n.hidden skillrt_apic_rules_end\n"
     "skillrt_apic_rules_end:\n.byte 0\n"
     ".global skillrt_apic_ops_begin\n.hidden skillrt_apic_ops_begin\n"
-    "skillrt_apic_ops_begin:\n.incbin \"" SKILLRT_APIC_OPS_PATH "\"\n"
+    "skillrt_apic_ops_begin:\n.incbin \"" SKILLRT_APIC_OPS_PATH
+    "\"\n"
     ".global skillrt_apic_ops_end\n.hidden skillrt_apic_ops_end\n"
     "skillrt_apic_ops_end:\n.byte 0\n.popsection\n");
 
@@ -34,7 +36,8 @@ std::string_view embedded_rules() {
 }
 
 std::string_view embedded_ops_yaml() {
-  return {skillrt_apic_ops_begin, static_cast<size_t>(skillrt_apic_ops_end - skillrt_apic_ops_begin)};
+  return {skillrt_apic_ops_begin,
+          static_cast<size_t>(skillrt_apic_ops_end - skillrt_apic_ops_begin)};
 }
 
 }  // namespace skillrt::apic

@@ -29,11 +29,20 @@ std::string esc(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -42,13 +51,15 @@ std::string esc(const std::string& s) {
 // Markdown table cells must not break the row.
 std::string cell(const std::string& s) {
   std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  for (char c : s)
+    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
   return out;
 }
 
-const char* kMetricKeys[] = {"max_abs_error", "mean_abs_error", "max_rel_error", "mean_rel_error",
-                             "rmse", "cosine_similarity", "error_balance", "ulp_max", "ulp_mean",
-                             "mismatched", "mismatch_ratio"};
+const char* kMetricKeys[] = {"max_abs_error",  "mean_abs_error", "max_rel_error",
+                             "mean_rel_error", "rmse",           "cosine_similarity",
+                             "error_balance",  "ulp_max",        "ulp_mean",
+                             "mismatched",     "mismatch_ratio"};
 
 void tensor_section(std::ostringstream& o, const Json& t) {
   o << "### " << t.value("name", "output") << "\n\n";
@@ -70,9 +81,9 @@ void tensor_section(std::ostringstream& o, const Json& t) {
   o << "| NaN expected / actual / position mismatches | " << text(m["nan"]["expected"]) << " / "
     << text(m["nan"]["actual"]) << " / " << text(m["nan"]["position_mismatches"]) << " |\n";
   o << "| ±Inf expected / actual / position mismatches | "
-    << m["inf"]["expected_pos"].get<uint64_t>() + m["inf"]["expected_neg"].get<uint64_t>()
-    << " / " << m["inf"]["actual_pos"].get<uint64_t>() + m["inf"]["actual_neg"].get<uint64_t>()
-    << " / " << text(m["inf"]["position_mismatches"]) << " |\n\n";
+    << m["inf"]["expected_pos"].get<uint64_t>() + m["inf"]["expected_neg"].get<uint64_t>() << " / "
+    << m["inf"]["actual_pos"].get<uint64_t>() + m["inf"]["actual_neg"].get<uint64_t>() << " / "
+    << text(m["inf"]["position_mismatches"]) << " |\n\n";
   o << "| standard | verdict | reason |\n|---|---|---|\n";
   for (const auto& [name, s] : t["standards"].items()) {
     o << "| " << name << " | " << text(s["verdict"]) << " | " << cell(text(s["reason"])) << " |\n";
@@ -111,11 +122,12 @@ std::string render_conclusion_md(const Json& c) {
   } else if (tr.contains("operator_note")) {
     o << "- 算子 (operator): " << text(tr["operator_note"]) << "\n";
   }
-  o << "\n## 证据 (evidence)\n\n| rule | pass | condition | value | evidence |\n|---|---|---|---|---|\n";
+  o << "\n## 证据 (evidence)\n\n| rule | pass | condition | value | evidence "
+       "|\n|---|---|---|---|---|\n";
   for (const auto& r : tr["rules_fired"]) {
     for (const auto& cond : r["conditions"]) {
-      o << "| " << text(r["id"]) << " | " << text(r["pass"]) << " | `" << cell(text(cond["condition"]))
-        << "` | " << cell(text(cond["value"])) << " | "
+      o << "| " << text(r["id"]) << " | " << text(r["pass"]) << " | `"
+        << cell(text(cond["condition"])) << "` | " << cell(text(cond["value"])) << " | "
         << cell(cond.contains("evidence") ? text(cond["evidence"]) : "") << " |\n";
     }
   }
@@ -139,7 +151,8 @@ std::string render_reproduction_md(const Json& c) {
   if (c.contains("reproduction") && c["reproduction"].is_object()) {
     o << text(c["reproduction"]["command"]) << "\n";
   }
-  o << "skillrt run api-consistency --input '" << c.value("input", Json::object()).dump() << "'\n```\n\n";
+  o << "skillrt run api-consistency --input '" << c.value("input", Json::object()).dump()
+    << "'\n```\n\n";
   o << "## 环境 (environment)\n\n";
   if (c.contains("environment") && c["environment"].is_object() && !c["environment"].empty()) {
     for (const auto& [k, v] : c["environment"].items()) o << "- " << k << ": " << text(v) << "\n";
@@ -215,21 +228,23 @@ std::string render_case_html(const Json& c) {
     for (const auto& b : bars) top = std::max(top, b.second);
     const int w = 900, hgt = 220, bw = std::max(8, (w - 60) / static_cast<int>(bars.size()));
     o << "<h3>error distribution</h3><svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << w
-      << "\" height=\"" << hgt + 40 << "\" role=\"img\" aria-label=\"histogram of absolute error\">";
+      << "\" height=\"" << hgt + 40
+      << "\" role=\"img\" aria-label=\"histogram of absolute error\">";
     for (size_t i = 0; i < bars.size(); ++i) {
-      const double frac = std::log1p(static_cast<double>(bars[i].second)) /
-                          std::log1p(static_cast<double>(top));
+      const double frac =
+          std::log1p(static_cast<double>(bars[i].second)) / std::log1p(static_cast<double>(top));
       const int bh = static_cast<int>(frac * hgt);
       const int x = 40 + static_cast<int>(i) * bw;
       o << "<rect x=\"" << x << "\" y=\"" << hgt - bh << "\" width=\"" << bw - 2 << "\" height=\""
-        << bh << "\" fill=\"#4a7ab5\"><title>|err| in [" << esc(bars[i].first) << ", x2): "
-        << bars[i].second << "</title></rect>";
+        << bh << "\" fill=\"#4a7ab5\"><title>|err| in [" << esc(bars[i].first)
+        << ", x2): " << bars[i].second << "</title></rect>";
       if (i % 4 == 0) {
         o << "<text x=\"" << x << "\" y=\"" << hgt + 15 << "\" font-size=\"10\">"
           << esc(bars[i].first) << "</text>";
       }
     }
-    o << "<text x=\"40\" y=\"" << hgt + 35 << "\" font-size=\"11\">|actual - expected| by binary "
+    o << "<text x=\"40\" y=\"" << hgt + 35
+      << "\" font-size=\"11\">|actual - expected| by binary "
          "exponent (log-scaled counts)</text></svg>";
     // Where the errors sit: max error per 1/64 of the flattened tensor, worst elements marked.
     const Json& p = t["profile"];
@@ -285,9 +300,9 @@ std::string write_summary_xlsx(const std::string& root, const std::string& relat
   lxw_worksheet* ws = workbook_add_worksheet(wb, "summary");
   lxw_format* bold = workbook_add_format(wb);
   format_set_bold(bold);
-  const char* head[] = {"case", "api", "status", "verdict", "standard", "exit", "cause", "symptom",
-                        "operator", "max_abs_error", "max_rel_error", "cosine", "mismatch_ratio",
-                        "decided_by", "error"};
+  const char* head[] = {"case",          "api",    "status",         "verdict",    "standard",
+                        "exit",          "cause",  "symptom",        "operator",   "max_abs_error",
+                        "max_rel_error", "cosine", "mismatch_ratio", "decided_by", "error"};
   for (lxw_col_t i = 0; i < sizeof(head) / sizeof(head[0]); ++i) {
     worksheet_write_string(ws, 0, i, head[i], bold);
   }
@@ -310,7 +325,8 @@ std::string write_summary_xlsx(const std::string& root, const std::string& relat
     put(5, tr.value("exit", ""));
     put(6, tr.value("cause", ""));
     put(7, tr.value("symptom", ""));
-    put(8, tr.contains("operator") && tr["operator"].is_object() ? tr["operator"]["operator"] : Json());
+    put(8, tr.contains("operator") && tr["operator"].is_object() ? tr["operator"]["operator"]
+                                                                 : Json());
     if (t.contains("metrics")) {
       put(9, t["metrics"]["max_abs_error"]);
       put(10, t["metrics"]["max_rel_error"]);

@@ -116,8 +116,7 @@ class MappedSource : public ByteSource {
 
 class InflateSource : public ByteSource {
  public:
-  InflateSource(std::shared_ptr<MappedFile> file, uint64_t begin, uint64_t length,
-                std::string name)
+  InflateSource(std::shared_ptr<MappedFile> file, uint64_t begin, uint64_t length, std::string name)
       : file_(std::move(file)), name_(std::move(name)) {
     std::memset(&zs_, 0, sizeof(zs_));
     if (inflateInit2(&zs_, -MAX_WBITS) != Z_OK) {
@@ -447,8 +446,8 @@ std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, 
     const uint64_t have = length - h.data_offset;
     if (have < need) {
       throw TensorError(src + ": header promises " + std::to_string(th.count) + " " +
-                        std::string(dtype_name(th.storage)) + " elements (" +
-                        std::to_string(need) + " bytes) but only " + std::to_string(have) +
+                        std::string(dtype_name(th.storage)) + " elements (" + std::to_string(need) +
+                        " bytes) but only " + std::to_string(have) +
                         " bytes follow (truncated file); re-save or re-copy it");
     }
   }
@@ -562,8 +561,8 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
       if (entries.size() != 1) {
         std::string names;
         for (const auto& e : entries) names += (names.empty() ? "" : ", ") + e.name;
-        throw TensorError(spec.path + " holds " + std::to_string(entries.size()) +
-                          " arrays (" + names + "); name one with 'member'");
+        throw TensorError(spec.path + " holds " + std::to_string(entries.size()) + " arrays (" +
+                          names + "); name one with 'member'");
       }
       want = entries.front().name;
     }
@@ -593,7 +592,8 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
   } else if (format == "raw") {
     const std::optional<DType> storage = spec.storage ? spec.storage : spec.dtype;
     if (!storage || !spec.shape) {
-      throw TensorError(spec.path + ": raw binary needs 'dtype' (or 'storage_dtype') and "
+      throw TensorError(spec.path +
+                        ": raw binary needs 'dtype' (or 'storage_dtype') and "
                         "'shape'; or save the tensor with numpy.save");
     }
     auto file = std::make_shared<MappedFile>(spec.path);
@@ -618,7 +618,8 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
                       "'; use auto, npy, npz, raw or json");
   }
   if (spec.shape && format != "raw" && *spec.shape != out->header().shape) {
-    throw TensorError(spec.path + ": declared shape differs from the file's shape; drop 'shape' "
+    throw TensorError(spec.path +
+                      ": declared shape differs from the file's shape; drop 'shape' "
                       "or fix it");
   }
   return out;

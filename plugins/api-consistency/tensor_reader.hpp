@@ -26,13 +26,13 @@ class TensorError : public std::runtime_error {
 
 struct TensorSpec {
   std::string path;
-  std::string format = "auto";        // auto | npy | npz | raw | json
-  std::string member;                 // .npz member ("out" or "out.npy")
-  std::optional<DType> dtype;         // logical dtype (bfloat16 over uint16 storage, ...)
-  std::optional<DType> storage;       // raw files: element type on disk (defaults to dtype)
+  std::string format = "auto";                // auto | npy | npz | raw | json
+  std::string member;                         // .npz member ("out" or "out.npy")
+  std::optional<DType> dtype;                 // logical dtype (bfloat16 over uint16 storage, ...)
+  std::optional<DType> storage;               // raw files: element type on disk (defaults to dtype)
   std::optional<std::vector<int64_t>> shape;  // raw files: required; others: checked
-  uint64_t offset = 0;                // raw files: bytes to skip
-  bool big_endian = false;            // raw files
+  uint64_t offset = 0;                        // raw files: bytes to skip
+  bool big_endian = false;                    // raw files
 };
 
 struct TensorHeader {

@@ -30,8 +30,9 @@ std::vector<Condition> parse_conditions(const YAML::Node& node, const std::strin
     static const char* kOps[] = {"==", "!=", "<", "<=", ">", ">=", "~", "in"};
     if (std::find(std::begin(kOps), std::end(kOps), cond.op) == std::end(kOps) ||
         cond.value.empty()) {
-      throw std::runtime_error(where + ": condition '" + text +
-                               "' is not '<fact> <op> <value>' with op ==, !=, <, <=, >, >=, ~, in");
+      throw std::runtime_error(
+          where + ": condition '" + text +
+          "' is not '<fact> <op> <value>' with op ==, !=, <, <=, >, >=, ~, in");
     }
     if (cond.op == "~") {
       try {
@@ -65,7 +66,8 @@ Rule parse_rule(const YAML::Node& n, const std::string& origin) {
     for (const auto& kv : n["variants"]) {
       Rule::Variant v;
       if (kv.second["when"]) {
-        v.when = parse_conditions(kv.second["when"], where + " variant " + kv.first.as<std::string>());
+        v.when =
+            parse_conditions(kv.second["when"], where + " variant " + kv.first.as<std::string>());
       }
       if (kv.second["conclusion"]) v.conclusion = kv.second["conclusion"].as<std::string>();
       r.variants[kv.first.as<std::string>()] = std::move(v);
@@ -199,8 +201,8 @@ Facts build_facts(const TriageInput& in) {
   while (std::getline(d, line)) text.push_back(LogLine{"description", ++no, line});
   text.insert(text.end(), in.log.begin(), in.log.end());
   f.texts["text"] = std::move(text);
-  f.texts["description"] = std::vector<LogLine>(f.texts["text"].begin(),
-                                                f.texts["text"].begin() + no);
+  f.texts["description"] =
+      std::vector<LogLine>(f.texts["text"].begin(), f.texts["text"].begin() + no);
   return f;
 }
 
@@ -313,9 +315,10 @@ Json name_operator(const TriageInput& in, const AclnnMap& aclnn) {
   for (const LogLine& l : in.log) {
     std::smatch m;
     if (std::regex_search(l.text, m, kAclnn)) {
-      return Json{{"operator", m.str(0)},
-                  {"confidence", "log"},
-                  {"evidence", l.source + ":" + std::to_string(l.line) + ": " + l.text.substr(0, 200)}};
+      return Json{
+          {"operator", m.str(0)},
+          {"confidence", "log"},
+          {"evidence", l.source + ":" + std::to_string(l.line) + ": " + l.text.substr(0, 200)}};
     }
   }
   if (in.per_op && in.tensors.is_array() && in.tensors.size() > 1) {
@@ -324,8 +327,8 @@ Json name_operator(const TriageInput& in, const AclnnMap& aclnn) {
         return Json{{"operator", t["name"]},
                     {"confidence", "per-op comparison"},
                     {"evidence", "first failing tensor of " + std::to_string(in.tensors.size()) +
-                                     " compared in order: " + t["name"].get<std::string>() +
-                                     " (" + t.value("reason", "") + ")"}};
+                                     " compared in order: " + t["name"].get<std::string>() + " (" +
+                                     t.value("reason", "") + ")"}};
       }
     }
   }
@@ -401,9 +404,8 @@ AclnnMap::AclnnMap(std::string_view yaml_text, std::string origin) : origin_(std
 }
 
 Json AclnnMap::lookup(const std::string& api) const {
-  std::string base = api.substr(api.find_last_of('.') == std::string::npos
-                                    ? 0
-                                    : api.find_last_of('.') + 1);
+  std::string base =
+      api.substr(api.find_last_of('.') == std::string::npos ? 0 : api.find_last_of('.') + 1);
   std::vector<std::string> candidates{base};
   if (!base.empty() && base.back() == '_') candidates.push_back(base.substr(0, base.size() - 1));
   // Public APIs often dispatch to an underscore-prefixed native function (softmax -> _softmax).
@@ -455,8 +457,11 @@ Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) 
   for (const Rule& s : rules.symptoms) {
     Match m = match(s.when, facts, rules);
     if (!m.holds) continue;
-    fired.push_back(Json{{"id", s.id}, {"pass", 1}, {"symptom", s.symptom},
-                         {"title", s.title}, {"conditions", m.conditions}});
+    fired.push_back(Json{{"id", s.id},
+                         {"pass", 1},
+                         {"symptom", s.symptom},
+                         {"title", s.title},
+                         {"conditions", m.conditions}});
     if (symptom.empty()) {
       symptom = s.symptom;
     } else if (s.symptom != symptom &&
@@ -493,11 +498,13 @@ Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) 
     out["decided_by"] = nullptr;
     out["conclusion"] = symptom.empty()
                             ? "nothing to classify: no comparison, log or description given"
-                            : "symptom '" + symptom + "' found, but no refinement rule holds; "
-                              "the evidence does not separate operator, framework and expected "
-                              "difference";
-    out["next_steps"] = Json::array({"add a log (ASCEND_LAUNCH_BLOCKING=1), more device runs, or "
-                                     "per-op dumps, then rerun the triage"});
+                            : "symptom '" + symptom +
+                                  "' found, but no refinement rule holds; "
+                                  "the evidence does not separate operator, framework and expected "
+                                  "difference";
+    out["next_steps"] =
+        Json::array({"add a log (ASCEND_LAUNCH_BLOCKING=1), more device runs, or "
+                     "per-op dumps, then rerun the triage"});
     out["operator"] = nullptr;
     return out;
   }
@@ -510,8 +517,9 @@ Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) 
   if (decided->names_operator) {
     Json op = name_operator(in, aclnn);
     if (op.is_null()) {
-      out["operator_note"] = "no evidence names the operator: no aclnn name in the logs, no "
-                             "per-op comparison, and the API is not in the op-plugin YAML";
+      out["operator_note"] =
+          "no evidence names the operator: no aclnn name in the logs, no "
+          "per-op comparison, and the API is not in the op-plugin YAML";
     } else {
       out["operator"] = op;
     }

@@ -72,15 +72,15 @@ class AclnnMap {
 };
 
 struct TriageInput {
-  Json primary;               // the comparison that decides (first failing tensor), or null
-  Json tensors;               // every comparison of the case (array), for per-op localisation
-  Json runs;                  // {compared, differ, max_abs_diff, max_rel_diff} or null
-  double memory_ratio = -1;   // device peak / CPU peak; < 0 when unknown
-  std::vector<LogLine> log;   // log lines (file and line number kept for evidence)
+  Json primary;              // the comparison that decides (first failing tensor), or null
+  Json tensors;              // every comparison of the case (array), for per-op localisation
+  Json runs;                 // {compared, differ, max_abs_diff, max_rel_diff} or null
+  double memory_ratio = -1;  // device peak / CPU peak; < 0 when unknown
+  std::vector<LogLine> log;  // log lines (file and line number kept for evidence)
   std::string description;
   std::string api;
   std::string chip;
-  bool per_op = false;         // tensors are per-operator dumps in execution order
+  bool per_op = false;  // tensors are per-operator dumps in execution order
 };
 
 // {symptom, secondary_symptoms, exit, cause, conclusion, decided_by, rules_fired[{id, pass,

@@ -34,16 +34,24 @@ json make_manifest(const TempDir& d) {
   std::ofstream(d / "truncated.npy", std::ios::binary) << full.substr(0, full.size() - 17);
   write_npy(d / "f64.npy", "<f8", {8, 8}, std::vector<double>(64, 0.0));
   write_npy(d / "wide.npy", "<f4", {4, 16}, v);
-  return json{{"standard", "torch"},
-              {"cases", json::array({
-                            json{{"id", "good"}, {"api", "torch.relu"}, {"expected", "good.npy"}, {"actual", "good.npy"}},
-                            json{{"id", "bad_header"}, {"expected", "good.npy"}, {"actual", "badheader.npy"}},
-                            json{{"id", "truncated"}, {"expected", "good.npy"}, {"actual", "truncated.npy"}},
-                            json{{"id", "dtype_mismatch"}, {"expected", "good.npy"}, {"actual", "f64.npy"}},
-                            json{{"id", "shape_mismatch"}, {"expected", "good.npy"}, {"actual", "wide.npy"}},
-                            json{{"id", "missing"}, {"expected", "good.npy"}, {"actual", "nope.npy"}},
-                            json{{"id", "off"}, {"api", "torch.nn.functional.gelu"}, {"expected", "good.npy"}, {"actual", "off.npy"}},
-                        })}};
+  return json{
+      {"standard", "torch"},
+      {"cases",
+       json::array({
+           json{{"id", "good"},
+                {"api", "torch.relu"},
+                {"expected", "good.npy"},
+                {"actual", "good.npy"}},
+           json{{"id", "bad_header"}, {"expected", "good.npy"}, {"actual", "badheader.npy"}},
+           json{{"id", "truncated"}, {"expected", "good.npy"}, {"actual", "truncated.npy"}},
+           json{{"id", "dtype_mismatch"}, {"expected", "good.npy"}, {"actual", "f64.npy"}},
+           json{{"id", "shape_mismatch"}, {"expected", "good.npy"}, {"actual", "wide.npy"}},
+           json{{"id", "missing"}, {"expected", "good.npy"}, {"actual", "nope.npy"}},
+           json{{"id", "off"},
+                {"api", "torch.nn.functional.gelu"},
+                {"expected", "good.npy"},
+                {"actual", "off.npy"}},
+       })}};
 }
 
 }  // namespace
@@ -64,9 +72,11 @@ TEST_CASE("batch: each malformed case gets a clear error and the batch continues
   CHECK(by["truncated"]["status"] == "error");
   CHECK(by["truncated"]["error"].get<std::string>().find("truncated") != std::string::npos);
   // Dtype and shape mismatches are verdicts with a message, triaged as framework problems.
-  CHECK(by["dtype_mismatch"]["tensors"][0]["message"].get<std::string>().find("dtype mismatch: expected float32") != std::string::npos);
+  CHECK(by["dtype_mismatch"]["tensors"][0]["message"].get<std::string>().find(
+            "dtype mismatch: expected float32") != std::string::npos);
   CHECK(by["dtype_mismatch"]["triage"]["exit"] == "framework");
-  CHECK(by["shape_mismatch"]["tensors"][0]["message"].get<std::string>().find("(8, 8)") != std::string::npos);
+  CHECK(by["shape_mismatch"]["tensors"][0]["message"].get<std::string>().find("(8, 8)") !=
+        std::string::npos);
   CHECK(by["shape_mismatch"]["triage"]["decided_by"] == "R05-shape-adaptation");
   CHECK(by["missing"]["status"] == "error");
   CHECK(by["missing"]["error"].get<std::string>().find("nope.npy") != std::string::npos);
@@ -88,13 +98,14 @@ TEST_CASE("batch: each malformed case gets a clear error and the batch continues
   CHECK(html.find("<rect") != std::string::npos);
   CHECK(html.find("<circle") != std::string::npos);
   CHECK(json::parse(apic_test::read_file(off + "/result.json"))["id"] == "off");
-  CHECK(apic_test::read_file(d / "reports/bad_header/分析结论.md").find("magic") != std::string::npos);
+  CHECK(apic_test::read_file(d / "reports/bad_header/分析结论.md").find("magic") !=
+        std::string::npos);
   const json summary = json::parse(apic_test::read_file(d / "reports/summary.json"));
   CHECK(summary["cases"].size() == 7);
 
-  const int rc = apic_test::python(apic_test::test_dir() + "/data/read_xlsx.py",
-                                   "'" + (d / "reports/summary.xlsx") + "' '" + (d / "rows.json") + "'",
-                                   d / "py.log");
+  const int rc = apic_test::python(
+      apic_test::test_dir() + "/data/read_xlsx.py",
+      "'" + (d / "reports/summary.xlsx") + "' '" + (d / "rows.json") + "'", d / "py.log");
   INFO(apic_test::read_file(d / "py.log"));
   REQUIRE(rc == 0);
   const json rows = json::parse(apic_test::read_file(d / "rows.json"));
@@ -116,7 +127,9 @@ TEST_CASE("batch: each malformed case gets a clear error and the batch continues
 TEST_CASE("batch: reports never leave output_dir") {
   TempDir d("confine");
   write_npy(d / "x.npy", "<f4", {2}, std::vector<float>{1, 2});
-  const json out = run({{"id", "../../escape"}, {"expected", d / "x.npy"}, {"actual", d / "x.npy"},
+  const json out = run({{"id", "../../escape"},
+                        {"expected", d / "x.npy"},
+                        {"actual", d / "x.npy"},
                         {"output_dir", d / "reports"}});
   for (const auto& f : out["files"]) {
     CHECK(f.get<std::string>().rfind(d / "reports", 0) == 0);
@@ -132,15 +145,18 @@ TEST_CASE("request errors: nothing to do, unknown options") {
   CHECK(out["cases"][0]["error"].get<std::string>().find("rtol") != std::string::npos);
 }
 
-TEST_CASE("e2e: the skill through the skillrt binary, and the SKILL.md example passes --check-only") {
+TEST_CASE(
+    "e2e: the skill through the skillrt binary, and the SKILL.md example passes --check-only") {
   TempDir d("e2e");
   std::vector<float> v{1, 2, 3};
   write_npy(d / "cpu.npy", "<f4", {3}, v);
   v[1] = 2.5f;
   write_npy(d / "npu.npy", "<f4", {3}, v);
   const std::string bin = std::string(SKILLRT_BINARY_DIR) + "/bin/skillrt";
-  const json input{{"api", "torch.nn.functional.gelu"}, {"expected", d / "cpu.npy"},
-                   {"actual", d / "npu.npy"}, {"standard", "msprobe"}};
+  const json input{{"api", "torch.nn.functional.gelu"},
+                   {"expected", d / "cpu.npy"},
+                   {"actual", d / "npu.npy"},
+                   {"standard", "msprobe"}};
   std::ofstream(d / "in.json") << input.dump();
   const std::string cmd = bin + " run api-consistency -q --input '" + (d / "in.json") +
                           "' --output '" + (d / "out.json") + "' > '" + (d / "stdout") + "' 2>&1";

@@ -11,8 +11,8 @@
 using apic_test::TempDir;
 using apic_test::write_npy;
 using nlohmann::json;
-using skillrt::apic::CompareOptions;
 using skillrt::apic::compare_tensors;
+using skillrt::apic::CompareOptions;
 using skillrt::apic::DType;
 using skillrt::apic::TensorSpec;
 
@@ -62,8 +62,7 @@ TEST_CASE("metrics: known answers for abs, rel, RMSE, cosine, error balance, wor
   CHECK(m["max_rel_error"].get<double>() == Approx(0.1));
   CHECK(m["mean_rel_error"].get<double>() == Approx(0.05));
   CHECK(m["rmse"].get<double>() == Approx(std::sqrt(0.025)));
-  const double dot = 1.1 + 4 + 8.1 + 16, ne = std::sqrt(30.0),
-               na = std::sqrt(1.21 + 4 + 7.29 + 16);
+  const double dot = 1.1 + 4 + 8.1 + 16, ne = std::sqrt(30.0), na = std::sqrt(1.21 + 4 + 7.29 + 16);
   CHECK(m["cosine_similarity"].get<double>() == Approx(dot / (ne * na)));
   CHECK(m["error_balance"].get<double>() == Approx(0.0));
   CHECK(m["greater_count"] == 1);
@@ -86,7 +85,8 @@ TEST_CASE("metrics: error balance counts one-sided errors") {
 TEST_CASE("metrics: ULP distance in the logical dtype") {
   TempDir d("ulp");
   std::vector<float> e{1.0f, 2.0f};
-  std::vector<float> a{std::nextafter(std::nextafter(std::nextafter(1.0f, 2.0f), 2.0f), 2.0f), 2.0f};
+  std::vector<float> a{std::nextafter(std::nextafter(std::nextafter(1.0f, 2.0f), 2.0f), 2.0f),
+                       2.0f};
   const json r = run_typed(d, "<f4", e, a);
   CHECK(r["metrics"]["ulp_max"].get<double>() == Approx(3.0));
   CHECK(r["metrics"]["ulp_mean"].get<double>() == Approx(1.5));
@@ -173,7 +173,8 @@ TEST_CASE("torch rule boundary: just inside and just outside atol + rtol*|expect
     auto ulps = [&](int k) { return one + static_cast<float>(k) * std::ldexp(1.0f, -23); };
     CHECK(run_typed<float>(d, "<f4", {one}, {ulps(94)})["verdict"] == "pass");
     CHECK(run_typed<float>(d, "<f4", {one}, {ulps(95)})["verdict"] == "fail");
-    CHECK(run_typed<float>(d, "<f4", {one}, {one - 47 * std::ldexp(1.0f, -23) * 2})["verdict"] == "pass");
+    CHECK(run_typed<float>(d, "<f4", {one}, {one - 47 * std::ldexp(1.0f, -23) * 2})["verdict"] ==
+          "pass");
   }
   SECTION("float16: tol at 1.0 is 1e-5 + 1e-3, one ulp is 2^-10") {
     CHECK(run_typed<uint16_t>(d, "<f2", {0x3C00}, {half_bits_of_one_plus(1)})["verdict"] == "pass");
@@ -192,10 +193,11 @@ TEST_CASE("torch rule boundary: just inside and just outside atol + rtol*|expect
   }
 }
 
-TEST_CASE("torch rule boundary agrees with torch.isclose and assert_close on 4000 pairs per dtype") {
+TEST_CASE(
+    "torch rule boundary agrees with torch.isclose and assert_close on 4000 pairs per dtype") {
   TempDir d("oracle");
-  const int rc = apic_test::python(apic_test::test_dir() + "/data/torch_boundary.py", d.str(),
-                                   d / "log.txt");
+  const int rc =
+      apic_test::python(apic_test::test_dir() + "/data/torch_boundary.py", d.str(), d / "log.txt");
   INFO(apic_test::read_file(d / "log.txt"));
   REQUIRE(rc == 0);
   const json oracle = json::parse(apic_test::read_file(d / "oracle.json"));
@@ -223,7 +225,8 @@ TEST_CASE("explicit rtol/atol and the custom standard") {
   CHECK(r["decided_by"].get<std::string>().find("(given)") != std::string::npos);
   CompareOptions half;
   half.rtol = 0.1;
-  CHECK_THROWS_AS(compare_tensors(spec(d / "e.npy"), spec(d / "a.npy"), half), std::invalid_argument);
+  CHECK_THROWS_AS(compare_tensors(spec(d / "e.npy"), spec(d / "a.npy"), half),
+                  std::invalid_argument);
 }
 
 TEST_CASE("torch_npu standard: count-based, passes when violations of one kind stay <= N*prec") {

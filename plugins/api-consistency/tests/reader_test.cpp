@@ -9,8 +9,8 @@
 
 using apic_test::TempDir;
 using nlohmann::json;
-using skillrt::apic::CompareOptions;
 using skillrt::apic::compare_tensors;
+using skillrt::apic::CompareOptions;
 using skillrt::apic::DType;
 using skillrt::apic::npz_members;
 using skillrt::apic::open_tensor;
@@ -142,8 +142,8 @@ TEST_CASE("reader: malformed .npy files give errors that name the file and the f
   Fixtures f;
   TempDir d("bad");
   std::ofstream(d / "magic.npy") << "not an npy file at all";
-  CHECK_THROWS_WITH(open_tensor(spec(d / "magic.npy")), Catch::Contains("magic bytes missing") &&
-                                                            Catch::Contains("magic.npy"));
+  CHECK_THROWS_WITH(open_tensor(spec(d / "magic.npy")),
+                    Catch::Contains("magic bytes missing") && Catch::Contains("magic.npy"));
   // Truncated data: the header promises 12 floats.
   const std::string full = apic_test::read_file(f / "native.npy");
   std::ofstream(d / "trunc.npy", std::ios::binary) << full.substr(0, full.size() - 10);

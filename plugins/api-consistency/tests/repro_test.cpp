@@ -53,7 +53,8 @@ TEST_CASE("repro: generated scripts pass py_compile") {
   CHECK_THROWS_AS(skillrt::apic::generate_reproduction({{"api", "os.system('x')"}}),
                   std::invalid_argument);
   CHECK_THROWS_AS(skillrt::apic::generate_reproduction(
-                      {{"api", "torch.abs"}, {"args", json::array({json{{"shape", {2}}, {"dtype", "float17"}}})}}),
+                      {{"api", "torch.abs"},
+                       {"args", json::array({json{{"shape", {2}}, {"dtype", "float17"}}})}}),
                   std::invalid_argument);
 }
 
@@ -69,7 +70,8 @@ TEST_CASE("repro: run on device cpu, the case it writes compares and triages as 
                                   json{{"shape", {3, 5}}, {"dtype", "bfloat16"}}})},
             {"kwargs", json{{"alpha", 2}}}},
        "bfloat16"},
-      {json{{"api", "torch.abs"}, {"args", json::array({json{{"shape", {16}}, {"dtype", "float16"}}})}},
+      {json{{"api", "torch.abs"},
+            {"args", json::array({json{{"shape", {16}}, {"dtype", "float16"}}})}},
        "float16"},
       {json{{"api", "torch.matmul"},
             {"args", json::array({json{{"shape", {4, 6}}}, json{{"shape", {6, 2}}}})}},
@@ -83,8 +85,8 @@ TEST_CASE("repro: run on device cpu, the case it writes compares and triages as 
     const json gen = run({{"reproduce", req}, {"output_dir", out_dir}});
     const std::string script = gen["reproduction"]["path"];
     const std::string case_dir = out_dir + "/repro_out";
-    const int rc = sh("cd '" + out_dir + "' && /usr/bin/python3 '" + script + "' --device cpu --out '" +
-                      case_dir + "' > '" + out_dir + "/run.log' 2>&1");
+    const int rc = sh("cd '" + out_dir + "' && /usr/bin/python3 '" + script +
+                      "' --device cpu --out '" + case_dir + "' > '" + out_dir + "/run.log' 2>&1");
     INFO(apic_test::read_file(out_dir + "/run.log"));
     REQUIRE(rc == 0);
     const json env = json::parse(apic_test::read_file(case_dir + "/env.json"));

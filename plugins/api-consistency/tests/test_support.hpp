@@ -39,15 +39,16 @@ class TempDir {
 
 inline std::string shape_tuple(const std::vector<int64_t>& shape) {
   std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? "," : "");
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += std::to_string(shape[i]) + (shape.size() == 1 || i + 1 < shape.size() ? "," : "");
   return s + ")";
 }
 
 // Writes a version-1 .npy file with the given descr and raw little-endian bytes.
 inline void write_npy_bytes(const std::string& path, const std::string& descr,
                             const std::vector<int64_t>& shape, const void* data, size_t bytes) {
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " +
-                     shape_tuple(shape) + ", }";
+  std::string dict =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape_tuple(shape) + ", }";
   size_t total = 10 + dict.size() + 1;
   const size_t pad = (64 - total % 64) % 64;
   dict += std::string(pad, ' ') + "\n";
@@ -68,8 +69,7 @@ void write_npy(const std::string& path, const std::string& descr, const std::vec
 
 // Runs /usr/bin/python3 (Debian's, with numpy, openpyxl and torch) on a script; returns the exit
 // status. Output goes to `log` so a failing fixture can be read.
-inline int python(const std::string& script_path, const std::string& args,
-                  const std::string& log) {
+inline int python(const std::string& script_path, const std::string& args, const std::string& log) {
   const std::string cmd =
       "/usr/bin/python3 '" + script_path + "' " + args + " > '" + log + "' 2>&1";
   const int rc = std::system(cmd.c_str());
