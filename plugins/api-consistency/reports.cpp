@@ -103,12 +103,12 @@ void tensor_section(std::ostringstream& o, const Json& t) {
 
 std::string render_conclusion_md(const Json& c) {
   std::ostringstream o;
-  const Json& tr = c["triage"];
   o << "# 分析结论: " << c.value("api", c.value("id", "case")) << "\n\n";
-  if (c.value("status", "") == "error") {
-    o << "**处理失败 (case error)**: " << text(c["error"]) << "\n";
+  if (c.value("status", "") == "error" || !c.contains("triage")) {
+    o << "**处理失败 (case error)**: " << text(c.value("error", Json("no triage result"))) << "\n";
     return o.str();
   }
+  const Json& tr = c["triage"];
   o << "## 结论 (conclusion)\n\n";
   o << "- 根因分类 (exit): **" << text(tr["exit"]) << "** (" << text(tr["cause"]) << ")\n";
   o << "- 症状 (symptom): " << text(tr["symptom"]);
@@ -133,7 +133,7 @@ std::string render_conclusion_md(const Json& c) {
   }
   o << "\n## 比对 (comparison)\n\n";
   for (const auto& t : c["tensors"]) tensor_section(o, t);
-  if (c["runs"].is_object()) {
+  if (c.contains("runs") && c["runs"].is_object()) {
     o << "## 多次运行 (device runs)\n\n- compared: " << text(c["runs"]["compared"])
       << ", differ: " << text(c["runs"]["differ"]) << ", max abs diff "
       << text(c["runs"]["max_abs_diff"]) << ", max rel diff " << text(c["runs"]["max_rel_diff"])
