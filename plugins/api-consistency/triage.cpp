@@ -497,7 +497,9 @@ Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) 
     out["cause"] = "no_rule";
     out["decided_by"] = nullptr;
     out["conclusion"] = symptom.empty()
-                            ? "nothing to classify: no comparison, log or description given"
+                            ? "no symptom rule holds for what was given (no comparison, and no "
+                              "log or description line matches a symptom); give expected/actual "
+                              "tensors or the device log"
                             : "symptom '" + symptom +
                                   "' found, but no refinement rule holds; "
                                   "the evidence does not separate operator, framework and expected "
