@@ -505,7 +505,9 @@ Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) 
                                   "the evidence does not separate operator, framework and expected "
                                   "difference";
     out["next_steps"] =
-        Json::array({"add a log (ASCEND_LAUNCH_BLOCKING=1), more device runs, or "
+        Json::array({"generate and run a reproduction ('reproduce' with api and args) to get the "
+                     "CPU and device tensors",
+                     "add the device log (ASCEND_LAUNCH_BLOCKING=1), more device runs, or "
                      "per-op dumps, then rerun the triage"});
     out["operator"] = nullptr;
     return out;
