@@ -143,3 +143,14 @@ TEST_CASE("aclnn map: declared exec names, inferred names and unknown APIs") {
   CHECK(mm["confidence"] == "inferred");
   CHECK(m.lookup("torch.no_such_api").is_null());
 }
+
+TEST_CASE("triage: a description that matches no symptom stays undetermined and says why") {
+  const json out = skillrt::apic::run_request(
+      {{"api", "torch.matmul"}, {"description", "torch.matmul 在 NPU 上 fp16 结果和 CPU 差很多"}},
+      skillrt::apic::embedded_knowledge(), {});
+  const json& t = out["cases"][0]["triage"];
+  CHECK(t["symptom"] == "unknown");
+  CHECK(t["exit"] == "undetermined");
+  CHECK(t["decided_by"].is_null());
+  CHECK(t["next_steps"][0].get<std::string>().find("reproduce") != std::string::npos);
+}
