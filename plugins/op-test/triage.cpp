@@ -199,14 +199,16 @@ std::vector<Failure> parse_pytest(const std::vector<Line>& lines) {
   for (const Line& l : lines) {
     std::smatch m;
     if (!std::regex_search(l.text, m, kSummary)) continue;
-    std::string id = m[2].str();
+    const std::string id = m[2].str();
     bool known = false;
+    auto norm = [](std::string s) {
+      for (size_t p = 0; (p = s.find("::", p)) != std::string::npos;) s.replace(p, 2, ".");
+      return s;
+    };
+    const std::string nid = norm(m[2].str());
     for (Failure& f : out) {
-      std::string dotted = f.test;
-      for (char& c : dotted) if (c == '.') c = ':';
-      std::string colon_id = id;
-      for (char& c : colon_id) if (c == '.') c = ':';
-      if (colon_id.size() >= dotted.size() && colon_id.compare(colon_id.size() - dotted.size(), dotted.size(), dotted) == 0) {
+      const std::string nt = norm(f.test);
+      if (nid.size() >= nt.size() && nid.compare(nid.size() - nt.size(), nt.size(), nt) == 0) {
         f.lines.push_back(l);
         known = true;
       }
