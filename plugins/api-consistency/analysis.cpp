@@ -413,7 +413,8 @@ Json run_request(const Json& input, const Knowledge& embedded, const RunHooks& h
   for (size_t i = 0; i < cases.size(); ++i) {
     if (hooks.progress && !hooks.progress(static_cast<double>(i), static_cast<double>(cases.size()),
                                           "case " + std::to_string(i + 1))) {
-      throw std::runtime_error("cancelled after " + std::to_string(i) + " cases");
+      throw Cancelled("cancelled after " + std::to_string(i) + " of " +
+                      std::to_string(cases.size()) + " cases; rerun to finish the batch");
     }
     Json c = cases[i].is_string() ? Json{{"case", cases[i]}} : cases[i];
     for (const auto& [key, v] : defaults.items()) {

@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 
 #include "triage.hpp"
@@ -20,6 +21,12 @@ struct Knowledge {
 
 // The embedded rule file and op-plugin YAML, parsed once.
 const Knowledge& embedded_knowledge();
+
+// The caller cancelled (or the deadline passed) between cases.
+class Cancelled : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct RunHooks {
   // (done, total, message); returns false once the caller cancelled.

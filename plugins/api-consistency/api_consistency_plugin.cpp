@@ -32,6 +32,8 @@ void register_skills(skillrt::Registrar& r) {
           return skillrt::apic::run_request(in, skillrt::apic::embedded_knowledge(), hooks);
         } catch (const std::invalid_argument& e) {
           throw skillrt::invalid_argument(e.what());
+        } catch (const skillrt::apic::Cancelled& e) {
+          throw skillrt::SkillError(SKILLRT_CANCELLED, e.what());
         }
       });
 }

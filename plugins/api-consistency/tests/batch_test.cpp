@@ -181,3 +181,22 @@ TEST_CASE(
   INFO(apic_test::read_file(d / "check"));
   CHECK(WEXITSTATUS(rc2) == 0);
 }
+
+TEST_CASE("batch: progress is reported per case and a cancelled batch stops between cases") {
+  TempDir d("cancel");
+  write_npy(d / "x.npy", "<f4", {2}, std::vector<float>{1, 2});
+  const json cases = json::array({json{{"expected", d / "x.npy"}, {"actual", d / "x.npy"}},
+                                  json{{"expected", d / "x.npy"}, {"actual", d / "x.npy"}},
+                                  json{{"expected", d / "x.npy"}, {"actual", d / "x.npy"}}});
+  int calls = 0;
+  skillrt::apic::RunHooks hooks;
+  hooks.progress = [&](double done, double total, const std::string&) {
+    CHECK(total == 3);
+    CHECK(done == calls);
+    return ++calls < 2;  // cancel before the second case
+  };
+  CHECK_THROWS_AS(
+      skillrt::apic::run_request({{"cases", cases}}, skillrt::apic::embedded_knowledge(), hooks),
+      skillrt::apic::Cancelled);
+  CHECK(calls == 2);
+}
