@@ -41,8 +41,8 @@ bool is_tensor(const Argument& a) { return a.type.base == "Tensor"; }
 bool is_plain_tensor(const Argument& a) { return a.type.is_plain("Tensor"); }
 bool is_tensor_list(const Argument& a) { return a.type.base == "Tensor" && a.type.suffix == "[]"; }
 
-const char* kPyKeywords[] = {"from", "in", "is", "lambda", "def", "class", "global", "import",
-                             "pass", "return", "with", "yield", "and", "or", "not", "None"};
+const char* kPyKeywords[] = {"from", "in",     "is",   "lambda", "def", "class", "global", "import",
+                             "pass", "return", "with", "yield",  "and", "or",    "not",    "None"};
 
 std::string py_name(const std::string& name) {
   for (const char* k : kPyKeywords)
@@ -97,8 +97,9 @@ std::string py_default(const std::string& d) {
   if (!d.empty() && (d.front() == '\'' || d.front() == '"')) return d;
   if (!d.empty() && d.front() == '[') return d;
   bool numeric = !d.empty();
-  for (char c : d) numeric = numeric && (std::isdigit(static_cast<unsigned char>(c)) ||
-                                         c == '.' || c == '-' || c == 'e' || c == '+');
+  for (char c : d)
+    numeric = numeric && (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
+                          c == 'e' || c == '+');
   return numeric ? d : "";
 }
 
@@ -139,14 +140,18 @@ std::string op_ref(const FunctionSchema& s, const std::string& ns) {
   std::string base = s.name.full_base();
   const size_t colon = base.find("::");
   if (colon != std::string::npos) base = base.substr(colon + 2);
-  return "torch.ops." + ns + "." + base + "." + (s.name.overload.empty() ? "default" : s.name.overload);
+  return "torch.ops." + ns + "." + base + "." +
+         (s.name.overload.empty() ? "default" : s.name.overload);
 }
 
 std::string variant_label(const ResolvedOp& op) {
   switch (op.schema.kind) {
-    case SchemaKind::kInplace: return "inplace";
-    case SchemaKind::kOut: return "out";
-    default: return "functional";
+    case SchemaKind::kInplace:
+      return "inplace";
+    case SchemaKind::kOut:
+      return "out";
+    default:
+      return "functional";
   }
 }
 
@@ -426,8 +431,9 @@ Json run_generate(const Json& input, Context* context) {
   if (dtypes.empty()) dtypes = {"float16", "float32", "bfloat16"};
   for (const auto& d : dtypes)
     if (!kDtypes.count(d))
-      throw invalid_argument("field 'dtypes': unknown dtype '" + d +
-                             "'; use float16, float32, float64, bfloat16, int8..int64, uint8, bool");
+      throw invalid_argument(
+          "field 'dtypes': unknown dtype '" + d +
+          "'; use float16, float32, float64, bfloat16, int8..int64, uint8, bool");
   Json range = input.value("range", Json::array({-10.0, 10.0}));
 
   const std::vector<std::string> free_tensors = [&] {
@@ -448,7 +454,8 @@ Json run_generate(const Json& input, Context* context) {
   };
   std::vector<ShapeCase> cases;
   Json hinted_shapes = input.value("shapes", Json::array());
-  if (hinted_shapes.empty()) hinted_shapes = Json::array({Json::array({2, 3}), Json::array({4, 5, 6})});
+  if (hinted_shapes.empty())
+    hinted_shapes = Json::array({Json::array({2, 3}), Json::array({4, 5, 6})});
   for (const auto& s : hinted_shapes) {
     if (s.is_object())
       cases.push_back({"case" + std::to_string(cases.size()), s, false});
@@ -464,7 +471,8 @@ Json run_generate(const Json& input, Context* context) {
   };
   if (wants("empty")) cases.push_back({"empty", all_same(Json::array({0, 3})), false});
   if (wants("scalar")) cases.push_back({"scalar", all_same(Json::array()), false});
-  if (wants("noncontiguous")) cases.push_back({"noncontiguous", all_same(Json::array({3, 5})), true});
+  if (wants("noncontiguous"))
+    cases.push_back({"noncontiguous", all_same(Json::array({3, 5})), true});
   if (wants("broadcast")) {
     if (free_tensors.size() >= 2) {
       Json m = all_same(Json::array({5, 3}));
@@ -477,8 +485,9 @@ Json run_generate(const Json& input, Context* context) {
   } else {
     not_generated.push_back(
         {{"category", "broadcast"},
-         {"reason", "the schema does not say whether the op broadcasts: add \"broadcast\" to "
-                    "'shape_kinds' if it does"}});
+         {"reason",
+          "the schema does not say whether the op broadcasts: add \"broadcast\" to "
+          "'shape_kinds' if it does"}});
   }
   if (context) context->progress(2, 4, "cases planned");
 
@@ -505,7 +514,8 @@ Json run_generate(const Json& input, Context* context) {
         "np.int32,\n             \"int64\": np.int64, \"bool\": np.bool_}\n";
   py << "# Tolerance per dtype:\n";
   py << "PRECISION = {\n";
-  for (const auto& t : kTolerances) py << "    " << py_string(t.dtype) << ": " << t.prec << ",  # " << t.evidence << "\n";
+  for (const auto& t : kTolerances)
+    py << "    " << py_string(t.dtype) << ": " << t.prec << ",  # " << t.evidence << "\n";
   py << "}\n";
   py << "DTYPES = [";
   for (size_t i = 0; i < dtypes.size(); ++i) py << (i ? ", " : "") << py_string(dtypes[i]);
@@ -526,8 +536,9 @@ Json run_generate(const Json& input, Context* context) {
   for (auto it = fixed.begin(); it != fixed.end(); ++it) {
     const Json& f = it.value();
     const Json r = f.value("range", range);
-    py << "    " << py_string(it.key()) << ": (" << py_string(f.value("dtype", std::string("int64")))
-       << ", " << py_literal(f.value("shape", Json::array({2}))) << ", (" << r.at(0).dump() << ", "
+    py << "    " << py_string(it.key()) << ": ("
+       << py_string(f.value("dtype", std::string("int64"))) << ", "
+       << py_literal(f.value("shape", Json::array({2}))) << ", (" << r.at(0).dump() << ", "
        << r.at(1).dump() << ")),\n";
   }
   py << "}\nSCALARS = {\n";
@@ -553,7 +564,8 @@ Json run_generate(const Json& input, Context* context) {
           "CPU\n    # in float32 (see _reference).\n    raise NotImplementedError\n";
   } else {
     for (const Argument& a : schema.arguments)
-      if (!a.out) py << "    " << py_name(a.name) << " = args.get(" << py_string(py_name(a.name)) << ")\n";
+      if (!a.out)
+        py << "    " << py_name(a.name) << " = args.get(" << py_string(py_name(a.name)) << ")\n";
     py << "    return " << reference << "\n";
   }
   py << "\n\nVARIANTS = {\n";
@@ -585,53 +597,73 @@ Json run_generate(const Json& input, Context* context) {
       for (size_t i = 0; i < cases.size(); ++i) {
         // self keeps its shape in place, so it cannot be the broadcast operand.
         if (v == "inplace" && cases[i].name == "broadcast") continue;
-        const std::string name = "test_" + ident(schema.name.base) + "_" + v + "_" + d + "_" + ident(cases[i].name);
-        py << decorator << "    def " << name << "(self):\n        self.check(VARIANTS[" << py_string(v)
-           << "], " << py_string(d) << ", CASES[" << i << "]"
+        const std::string name =
+            "test_" + ident(schema.name.base) + "_" + v + "_" + d + "_" + ident(cases[i].name);
+        py << decorator << "    def " << name << "(self):\n        self.check(VARIANTS["
+           << py_string(v) << "], " << py_string(d) << ", CASES[" << i << "]"
            << (cases[i].noncontiguous ? ", noncontiguous=True" : "") << ")\n\n";
-        case_list.push_back({{"name", name}, {"kind", "positive"}, {"variant", v}, {"dtype", d}, {"shape", cases[i].name}});
+        case_list.push_back({{"name", name},
+                             {"kind", "positive"},
+                             {"variant", v},
+                             {"dtype", d},
+                             {"shape", cases[i].name}});
       }
     }
   }
   // Negative cases.
-  const std::string first_tensor = free_tensors.empty() ? plan.tensor_args.front() : free_tensors.front();
+  const std::string first_tensor =
+      free_tensors.empty() ? plan.tensor_args.front() : free_tensors.front();
   py << decorator << "    def test_" << op_id << "_rejects_non_tensor(self):\n"
-     << "        self.check_raises(VARIANTS[\"" << variant_label(primary) << "\"], {" << py_string(first_tensor)
-     << ": [1.0, 2.0]}, (RuntimeError, TypeError), \"Tensor\")\n\n";
-  case_list.push_back({{"name", "test_" + op_id + "_rejects_non_tensor"}, {"kind", "negative"}, {"category", "wrong type"}});
+     << "        self.check_raises(VARIANTS[\"" << variant_label(primary) << "\"], {"
+     << py_string(first_tensor) << ": [1.0, 2.0]}, (RuntimeError, TypeError), \"Tensor\")\n\n";
+  case_list.push_back({{"name", "test_" + op_id + "_rejects_non_tensor"},
+                       {"kind", "negative"},
+                       {"category", "wrong type"}});
   bool out_of_range = false;
   for (const Argument& a : schema.arguments) {
     if (a.out || is_tensor(a) || a.type.is_list() || hint_args.contains(a.name)) continue;
-    if ((a.type.base == "int" || a.type.base == "SymInt") && a.name.find("dim") != std::string::npos) {
-      py << decorator << "    def test_" << op_id << "_" << ident(a.name) << "_out_of_range(self):\n"
-         << "        self.check_raises(VARIANTS[\"" << variant_label(primary) << "\"], {" << py_string(a.name)
-         << ": 64}, (IndexError, RuntimeError), \"[Dd]imension out of range|out of range|invalid\")\n\n";
-      case_list.push_back({{"name", "test_" + op_id + "_" + ident(a.name) + "_out_of_range"}, {"kind", "negative"}, {"category", "out-of-range value"}});
+    if ((a.type.base == "int" || a.type.base == "SymInt") &&
+        a.name.find("dim") != std::string::npos) {
+      py << decorator << "    def test_" << op_id << "_" << ident(a.name)
+         << "_out_of_range(self):\n"
+         << "        self.check_raises(VARIANTS[\"" << variant_label(primary) << "\"], {"
+         << py_string(a.name)
+         << ": 64}, (IndexError, RuntimeError), \"[Dd]imension out of range|out of "
+            "range|invalid\")\n\n";
+      case_list.push_back({{"name", "test_" + op_id + "_" + ident(a.name) + "_out_of_range"},
+                           {"kind", "negative"},
+                           {"category", "out-of-range value"}});
       out_of_range = true;
     }
   }
   std::set<std::string> hinted_kinds;
   for (const auto& e : input.value("error_cases", Json::array())) {
-    const std::string name = "test_" + op_id + "_error_" + ident(e.value("name", std::to_string(case_list.size())));
+    const std::string name =
+        "test_" + op_id + "_error_" + ident(e.value("name", std::to_string(case_list.size())));
     const std::string err = e.value("error", std::string("RuntimeError"));
     py << decorator << "    def " << name << "(self):\n"
        << "        self.check_raises(VARIANTS[\"" << variant_label(primary) << "\"], "
        << py_literal(e.value("args", Json::object())) << ", " << err << ", "
        << py_string(e.value("match", std::string(""))) << ")\n\n";
     hinted_kinds.insert(e.value("kind", std::string("other")));
-    case_list.push_back({{"name", name}, {"kind", "negative"}, {"category", e.value("kind", std::string("other"))}});
+    case_list.push_back({{"name", name},
+                         {"kind", "negative"},
+                         {"category", e.value("kind", std::string("other"))}});
   }
   for (const char* k : {"wrong dtype", "wrong rank", "mismatched shapes", "out-of-range value"}) {
     if (hinted_kinds.count(k) || (std::string(k) == "out-of-range value" && out_of_range)) continue;
     not_generated.push_back({{"category", k},
-                             {"reason", "the schema does not say which inputs the op rejects: add "
-                                        "an entry with \"kind\": \"" + std::string(k) +
-                                            "\" to 'error_cases'"}});
+                             {"reason",
+                              "the schema does not say which inputs the op rejects: add "
+                              "an entry with \"kind\": \"" +
+                                  std::string(k) + "\" to 'error_cases'"}});
   }
   // FakeTensor and compile cases.
-  py << decorator << "    def test_" << op_id << "_fake_tensor(self):\n        self.check_fake(VARIANTS[\""
-     << variant_label(primary) << "\"])\n\n";
-  py << decorator << "    def test_" << op_id << "_compile_fullgraph(self):\n        self.check_compile(VARIANTS[\""
+  py << decorator << "    def test_" << op_id
+     << "_fake_tensor(self):\n        self.check_fake(VARIANTS[\"" << variant_label(primary)
+     << "\"])\n\n";
+  py << decorator << "    def test_" << op_id
+     << "_compile_fullgraph(self):\n        self.check_compile(VARIANTS[\""
      << variant_label(primary) << "\"])\n\n";
   case_list.push_back({{"name", "test_" + op_id + "_fake_tensor"}, {"kind", "fake-tensor"}});
   case_list.push_back({{"name", "test_" + op_id + "_compile_fullgraph"}, {"kind", "compile"}});
@@ -649,7 +681,8 @@ Json run_generate(const Json& input, Context* context) {
     variants.push_back(v);
   }
   Json tolerances = Json::array();
-  for (const auto& t : kTolerances) tolerances.push_back({{"dtype", t.dtype}, {"prec", t.prec}, {"evidence", t.evidence}});
+  for (const auto& t : kTolerances)
+    tolerances.push_back({{"dtype", t.dtype}, {"prec", t.prec}, {"evidence", t.evidence}});
   if (reference.empty()) {
     plan.assumptions.push_back(
         {{"argument", "reference"},

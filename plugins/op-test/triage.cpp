@@ -48,9 +48,11 @@ std::vector<Rule> load_rules(std::string_view text, const std::string& name) {
     r.klass = n["class"].as<std::string>("");
     r.description = n["description"].as<std::string>("");
     r.action = n["action"].as<std::string>("");
-    if (r.id.empty() || (r.klass != "test-bug" && r.klass != "adaptation-bug" && r.klass != "environment"))
-      throw invalid_argument("triage rules " + name + ": rule '" + r.id +
-                             "' needs an id and a class of test-bug, adaptation-bug or environment");
+    if (r.id.empty() ||
+        (r.klass != "test-bug" && r.klass != "adaptation-bug" && r.klass != "environment"))
+      throw invalid_argument(
+          "triage rules " + name + ": rule '" + r.id +
+          "' needs an id and a class of test-bug, adaptation-bug or environment");
     try {
       for (const auto& p : n["any"]) {
         r.any_text.push_back(p.as<std::string>());
@@ -59,9 +61,12 @@ std::vector<Rule> load_rules(std::string_view text, const std::string& name) {
       for (const auto& p : n["all"])
         r.all.emplace_back(p.as<std::string>(), std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
-      throw invalid_argument("triage rules " + name + ": rule '" + r.id + "' has a bad regex: " + e.what());
+      throw invalid_argument("triage rules " + name + ": rule '" + r.id +
+                             "' has a bad regex: " + e.what());
     }
-    if (r.any.empty()) throw invalid_argument("triage rules " + name + ": rule '" + r.id + "' has no 'any' patterns");
+    if (r.any.empty())
+      throw invalid_argument("triage rules " + name + ": rule '" + r.id +
+                             "' has no 'any' patterns");
     rules.push_back(std::move(r));
   }
   if (rules.empty()) throw invalid_argument("triage rules " + name + " hold no 'rules' list");
@@ -83,8 +88,9 @@ std::vector<Line> split_lines(const std::string& text) {
 bool starts(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
 std::string xml_unescape(std::string s) {
-  static const std::pair<const char*, const char*> kEntities[] = {
-      {"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&apos;", "'"}, {"&#10;", "\n"}, {"&amp;", "&"}};
+  static const std::pair<const char*, const char*> kEntities[] = {{"&lt;", "<"},    {"&gt;", ">"},
+                                                                  {"&quot;", "\""}, {"&apos;", "'"},
+                                                                  {"&#10;", "\n"},  {"&amp;", "&"}};
   for (const auto& [from, to] : kEntities) {
     size_t pos = 0;
     const std::string f(from);
@@ -118,16 +124,19 @@ std::vector<Failure> parse_junit(const std::vector<Line>& lines) {
     for (const char* kind : {"failure", "error"}) {
       const std::string tag = std::string("<") + kind;
       const size_t p = l.text.find(tag);
-      if (p != std::string::npos && (l.text.size() == p + tag.size() || l.text[p + tag.size()] == ' ' ||
-                                     l.text[p + tag.size()] == '>')) {
+      if (p != std::string::npos &&
+          (l.text.size() == p + tag.size() || l.text[p + tag.size()] == ' ' ||
+           l.text[p + tag.size()] == '>')) {
         out.push_back({current.empty() ? "<suite>" : current, kind, {}});
         open = &out.back();
       }
     }
     if (open) open->lines.push_back({l.number, xml_unescape(l.text)});
-    if (open && (l.text.find("</failure>") != std::string::npos ||
-                 l.text.find("</error>") != std::string::npos || l.text.find("/>") != std::string::npos)) {
-      if (l.text.find("</testcase>") != std::string::npos || l.text.find("</failure>") != std::string::npos ||
+    if (open &&
+        (l.text.find("</failure>") != std::string::npos ||
+         l.text.find("</error>") != std::string::npos || l.text.find("/>") != std::string::npos)) {
+      if (l.text.find("</testcase>") != std::string::npos ||
+          l.text.find("</failure>") != std::string::npos ||
           l.text.find("</error>") != std::string::npos)
         open = nullptr;
     }
@@ -176,7 +185,8 @@ std::vector<Failure> parse_pytest(const std::vector<Line>& lines) {
   for (const Line& l : lines) {
     const std::string& t = l.text;
     if (starts(t, "=====")) {
-      in_block = t.find(" FAILURES ") != std::string::npos || t.find(" ERRORS ") != std::string::npos;
+      in_block =
+          t.find(" FAILURES ") != std::string::npos || t.find(" ERRORS ") != std::string::npos;
       open = nullptr;
       continue;
     }
@@ -220,7 +230,9 @@ std::vector<Failure> parse_pytest(const std::vector<Line>& lines) {
 
 std::string detect_format(const std::vector<Line>& lines) {
   for (const Line& l : lines) {
-    if (l.text.find("<testsuite") != std::string::npos || l.text.find("<testcase") != std::string::npos) return "junit";
+    if (l.text.find("<testsuite") != std::string::npos ||
+        l.text.find("<testcase") != std::string::npos)
+      return "junit";
   }
   for (const Line& l : lines) {
     if (starts(l.text, "=====") && (l.text.find("test session starts") != std::string::npos ||
@@ -259,7 +271,8 @@ Json run_triage(const Json& input) {
     ss << f.rdbuf();
     rules = load_rules(ss.str(), path);
   }
-  for (Rule& r : load_rules(builtin_triage_rules(), "data/triage_rules.yaml")) rules.push_back(std::move(r));
+  for (Rule& r : load_rules(builtin_triage_rules(), "data/triage_rules.yaml"))
+    rules.push_back(std::move(r));
 
   const std::vector<Line> lines = split_lines(text);
   const std::string format = detect_format(lines);
@@ -272,7 +285,8 @@ Json run_triage(const Json& input) {
     // log is one failure when it shows a traceback or an error line.
     bool errorish = false;
     for (const Line& l : lines)
-      errorish = errorish || l.text.find("Error") != std::string::npos || l.text.find("Traceback") != std::string::npos;
+      errorish = errorish || l.text.find("Error") != std::string::npos ||
+                 l.text.find("Traceback") != std::string::npos;
     if (errorish) failures.push_back({"<log>", "error", lines});
   }
 
@@ -319,12 +333,14 @@ Json run_triage(const Json& input) {
       item["class"] = "undecided";
       item["rule"] = "none";
       item["reason"] = "no rule in data/triage_rules.yaml matched these lines";
-      item["action"] = "read the traceback; add a rule (field 'rules_file') once the cause is known";
+      item["action"] =
+          "read the traceback; add a rule (field 'rules_file') once the cause is known";
       Json ev = Json::array();
       for (const Line& l : f.lines)
         if (ev.size() < 3 && (l.text.find("Error") != std::string::npos || starts(l.text, "E ")))
           ev.push_back({{"line", l.number}, {"text", l.text.substr(0, 400)}});
-      if (ev.empty() && !f.lines.empty()) ev.push_back({{"line", f.lines.front().number}, {"text", f.lines.front().text}});
+      if (ev.empty() && !f.lines.empty())
+        ev.push_back({{"line", f.lines.front().number}, {"text", f.lines.front().text}});
       item["evidence"] = ev;
     }
     ++counts[item["class"].get<std::string>()];

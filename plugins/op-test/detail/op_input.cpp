@@ -52,8 +52,8 @@ std::vector<ResolvedOp> resolve_ops(const Json& input, bool with_variants) {
   }
   if (!hits.front()->parsed.ok()) {
     throw invalid_argument("the schema of '" + name + "' at " + source.file + ":" +
-                           std::to_string(hits.front()->where.line) + " does not parse: " +
-                           hits.front()->parsed.error.to_string());
+                           std::to_string(hits.front()->where.line) +
+                           " does not parse: " + hits.front()->parsed.error.to_string());
   }
   out.push_back(from_entry(*hits.front()));
   if (!with_variants) return out;

@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kData = SKILLRT_OP_TEST_DATA;
-const std::string kSource = std::string(SKILLRT_SOURCE_DIR) + "/tests/data/op-plugin/op_plugin_functions.yaml";
+const std::string kSource =
+    std::string(SKILLRT_SOURCE_DIR) + "/tests/data/op-plugin/op_plugin_functions.yaml";
 
 fs::path temp_dir() {
   static const fs::path dir = [] {
@@ -46,10 +47,12 @@ PyRun run_python(const std::string& content, const std::string& name) {
   const fs::path file = temp_dir() / (name + ".py");
   std::ofstream(file) << content;
   const fs::path log = temp_dir() / (name + ".log");
-  const std::string compile = "/usr/bin/python3 -m py_compile '" + file.string() + "' > '" + log.string() + "' 2>&1";
+  const std::string compile =
+      "/usr/bin/python3 -m py_compile '" + file.string() + "' > '" + log.string() + "' 2>&1";
   if (std::system(compile.c_str()) != 0) return {-1, "py_compile failed: " + read(log)};
-  const std::string cmd = "cd '" + temp_dir().string() + "' && OP_TEST_DEVICE=cpu PYTHONPATH='" + kData +
-                          "/standin' /usr/bin/python3 '" + file.string() + "' > '" + log.string() + "' 2>&1";
+  const std::string cmd = "cd '" + temp_dir().string() + "' && OP_TEST_DEVICE=cpu PYTHONPATH='" +
+                          kData + "/standin' /usr/bin/python3 '" + file.string() + "' > '" +
+                          log.string() + "' 2>&1";
   const int rc = std::system(cmd.c_str());
   return {rc, read(log)};
 }
@@ -67,7 +70,8 @@ TEST_CASE("python3-torch is installed for the CPU proof", "[op-test][generate]")
   REQUIRE(std::system("/usr/bin/python3 -c 'import torch, numpy' > /dev/null 2>&1") == 0);
 }
 
-TEST_CASE("generated tests pass on CPU for 13 ops and fail with a wrong reference", "[op-test][generate]") {
+TEST_CASE("generated tests pass on CPU for 13 ops and fail with a wrong reference",
+          "[op-test][generate]") {
   const Json all = cases();
   REQUIRE(all.size() >= 10);
   for (const Json& c : all) {
@@ -79,7 +83,8 @@ TEST_CASE("generated tests pass on CPU for 13 ops and fail with a wrong referenc
       const Json out = skillrt::op_test::run_generate(input, nullptr);
       const std::string content = out.at("test_file").at("content").get<std::string>();
       std::string id = op;
-      for (char& ch : id) if (ch == '.') ch = '_';
+      for (char& ch : id)
+        if (ch == '.') ch = '_';
       const PyRun good = run_python(content, id + "_right");
       INFO(good.output.substr(good.output.size() > 4000 ? good.output.size() - 4000 : 0));
       REQUIRE(good.rc == 0);
@@ -90,11 +95,12 @@ TEST_CASE("generated tests pass on CPU for 13 ops and fail with a wrong referenc
       CHECK(ran == static_cast<int>(out.at("cases").size()));
       CHECK(good.output.find("OK (skipped=1)") != std::string::npos);
       CHECK(good.output.find("torch.compile needs torch >= 2.0") != std::string::npos);
-      CHECK(good.output.find("test_" ) != std::string::npos);
+      CHECK(good.output.find("test_") != std::string::npos);
 
       input["reference"] = c.at("wrong_reference");
       const Json wrong_out = skillrt::op_test::run_generate(input, nullptr);
-      const PyRun bad = run_python(wrong_out.at("test_file").at("content").get<std::string>(), id + "_wrong");
+      const PyRun bad =
+          run_python(wrong_out.at("test_file").at("content").get<std::string>(), id + "_wrong");
       INFO(bad.output.substr(bad.output.size() > 2000 ? bad.output.size() - 2000 : 0));
       CHECK(bad.rc != 0);
       CHECK(bad.output.find("FAILED (failures=") != std::string::npos);
@@ -102,7 +108,8 @@ TEST_CASE("generated tests pass on CPU for 13 ops and fail with a wrong referenc
   }
 }
 
-TEST_CASE("generate covers variants, negative, fake and compile cases with evidence", "[op-test][generate]") {
+TEST_CASE("generate covers variants, negative, fake and compile cases with evidence",
+          "[op-test][generate]") {
   const Json out = skillrt::op_test::run_generate(
       {{"mode", "generate"}, {"op", "abs"}, {"source", kSource}}, nullptr);
   REQUIRE(out.at("variants").size() == 3);
@@ -111,7 +118,8 @@ TEST_CASE("generate covers variants, negative, fake and compile cases with evide
   for (const auto& c : out.at("cases")) kinds.insert(c.at("kind").get<std::string>());
   CHECK(kinds == std::set<std::string>{"positive", "negative", "fake-tensor", "compile"});
   const std::string content = out.at("test_file").at("content").get<std::string>();
-  CHECK(content.find("from torch_npu.testing.testcase import TestCase, run_tests") != std::string::npos);
+  CHECK(content.find("from torch_npu.testing.testcase import TestCase, run_tests") !=
+        std::string::npos);
   CHECK(content.find("create_common_tensor") != std::string::npos);
   CHECK(content.find("DEVICE = os.environ.get(\"OP_TEST_DEVICE\", \"npu\")") != std::string::npos);
   CHECK(out.at("test_file").at("path") == "test/test_base_ops/test_abs.py");
@@ -120,12 +128,15 @@ TEST_CASE("generate covers variants, negative, fake and compile cases with evide
   CHECK(content.find("\"float16\": 0.001") != std::string::npos);
 }
 
-TEST_CASE("generate: custom op from a schema, chips, guessed values listed", "[op-test][generate]") {
-  const Json out = skillrt::op_test::run_generate(
-      {{"mode", "generate"},
-       {"schema", "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor, Tensor)"},
-       {"chips", {"Ascend910B"}}},
-      nullptr);
+TEST_CASE("generate: custom op from a schema, chips, guessed values listed",
+          "[op-test][generate]") {
+  const Json out =
+      skillrt::op_test::run_generate({{"mode", "generate"},
+                                      {"schema",
+                                       "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float "
+                                       "epsilon=1e-06) -> (Tensor, Tensor, Tensor)"},
+                                      {"chips", {"Ascend910B"}}},
+                                     nullptr);
   const std::string content = out.at("test_file").at("content").get<std::string>();
   CHECK(out.at("test_file").at("path") == "test/test_custom_ops/test_npu_add_rms_norm.py");
   CHECK(content.find("torch.ops.npu.npu_add_rms_norm.default") != std::string::npos);
@@ -133,7 +144,8 @@ TEST_CASE("generate: custom op from a schema, chips, guessed values listed", "[o
   CHECK(content.find("\"epsilon\": 1e-06,  # schema default 1e-06") != std::string::npos);
   // No reference for an npu:: op: said so, not hidden.
   bool reference_assumption = false;
-  for (const auto& a : out.at("assumptions")) reference_assumption |= a.at("argument") == "reference";
+  for (const auto& a : out.at("assumptions"))
+    reference_assumption |= a.at("argument") == "reference";
   CHECK(reference_assumption);
   const PyRun r = run_python(content, "custom_compile_only");
   (void)r;  // the stand-in has no npu ops; only py_compile matters here
@@ -141,18 +153,26 @@ TEST_CASE("generate: custom op from a schema, chips, guessed values listed", "[o
 }
 
 TEST_CASE("generate: bad input names the field", "[op-test][generate]") {
-  CHECK_THROWS_WITH(skillrt::op_test::run_generate({{"mode", "generate"}, {"schema", "abs(Tensor self -> Tensor"}}, nullptr),
+  CHECK_THROWS_WITH(skillrt::op_test::run_generate(
+                        {{"mode", "generate"}, {"schema", "abs(Tensor self -> Tensor"}}, nullptr),
                     Catch::Contains("field 'schema'"));
-  CHECK_THROWS_WITH(skillrt::op_test::run_generate({{"mode", "generate"}, {"op", "abz"}, {"source", kSource}}, nullptr),
+  CHECK_THROWS_WITH(skillrt::op_test::run_generate(
+                        {{"mode", "generate"}, {"op", "abz"}, {"source", kSource}}, nullptr),
                     Catch::Contains("nearest"));
-  CHECK_THROWS_WITH(skillrt::op_test::run_generate({{"mode", "generate"}, {"schema", "abs(Tensor self) -> Tensor"}, {"dtypes", {"float8"}}}, nullptr),
-                    Catch::Contains("field 'dtypes'"));
+  CHECK_THROWS_WITH(
+      skillrt::op_test::run_generate(
+          {{"mode", "generate"}, {"schema", "abs(Tensor self) -> Tensor"}, {"dtypes", {"float8"}}},
+          nullptr),
+      Catch::Contains("field 'dtypes'"));
 }
 
 TEST_CASE("generate: apply writes under root only", "[op-test][generate]") {
   const fs::path root = temp_dir() / "repo";
   fs::create_directories(root);
-  Json in = {{"mode", "generate"}, {"schema", "abs(Tensor self) -> Tensor"}, {"apply", true}, {"root", root.string()}};
+  Json in = {{"mode", "generate"},
+             {"schema", "abs(Tensor self) -> Tensor"},
+             {"apply", true},
+             {"root", root.string()}};
   const Json out = skillrt::op_test::run_generate(in, nullptr);
   CHECK(out.at("applied") == true);
   CHECK(fs::exists(root / "test/test_base_ops/test_abs.py"));

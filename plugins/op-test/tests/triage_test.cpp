@@ -48,7 +48,8 @@ TEST_CASE("triage classifies the labelled logs with at least 90% accuracy", "[op
   size_t right = 0;
   std::string misses;
   for (const Expected& e : all) {
-    if (!results.count(e.file)) results[e.file] = skillrt::op_test::run_triage({{"log_file", kTriage + "/" + e.file}});
+    if (!results.count(e.file))
+      results[e.file] = skillrt::op_test::run_triage({{"log_file", kTriage + "/" + e.file}});
     const Json* hit = nullptr;
     for (const Json& f : results[e.file].at("failures"))
       if (ends_with(f.at("test").get<std::string>(), e.test)) hit = &f;
@@ -57,8 +58,11 @@ TEST_CASE("triage classifies the labelled logs with at least 90% accuracy", "[op
       CHECK_FALSE(hit->at("evidence").empty());
       continue;
     }
-    misses += e.file + " " + e.test + ": expected " + e.klass + ", got " +
-              (hit ? hit->at("class").get<std::string>() + " (" + hit->at("rule").get<std::string>() + ")" : "no failure") + "\n";
+    misses +=
+        e.file + " " + e.test + ": expected " + e.klass + ", got " +
+        (hit ? hit->at("class").get<std::string>() + " (" + hit->at("rule").get<std::string>() + ")"
+             : "no failure") +
+        "\n";
   }
   const double accuracy = static_cast<double>(right) / static_cast<double>(all.size());
   WARN("triage accuracy " << right << "/" << all.size() << " = " << accuracy << "\n" << misses);
@@ -88,7 +92,8 @@ TEST_CASE("triage reads each format and points evidence at the right line", "[op
   CHECK(ut.at("failures")[0].at("test") == "test_npu_swiglu.TestNpuSwiglu.test_swiglu_fp16");
 }
 
-TEST_CASE("triage says undecided when no rule matches, and takes user rules first", "[op-test][triage]") {
+TEST_CASE("triage says undecided when no rule matches, and takes user rules first",
+          "[op-test][triage]") {
   const std::string log =
       "FAIL: test_x (m.T)\n------\nTraceback (most recent call last):\nAssertionError: 3 != 4\n";
   const Json out = skillrt::op_test::run_triage({{"log", log}});
@@ -96,8 +101,10 @@ TEST_CASE("triage says undecided when no rule matches, and takes user rules firs
   CHECK(out.at("failures")[0].at("class") == "undecided");
 
   const std::string path = std::filesystem::temp_directory_path() / "op_test_user_rules.yaml";
-  std::ofstream(path) << "rules:\n  - id: MY-COUNT\n    class: adaptation-bug\n    any: ['3 != 4']\n    action: look\n";
+  std::ofstream(path) << "rules:\n  - id: MY-COUNT\n    class: adaptation-bug\n    any: ['3 != "
+                         "4']\n    action: look\n";
   const Json mine = skillrt::op_test::run_triage({{"log", log}, {"rules_file", path}});
   CHECK(mine.at("failures")[0].at("rule") == "MY-COUNT");
-  CHECK_THROWS_WITH(skillrt::op_test::run_triage({{"log_file", "/nonexistent/x.log"}}), Catch::Contains("log_file"));
+  CHECK_THROWS_WITH(skillrt::op_test::run_triage({{"log_file", "/nonexistent/x.log"}}),
+                    Catch::Contains("log_file"));
 }
