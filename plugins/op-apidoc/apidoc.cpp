@@ -118,6 +118,10 @@ std::string prototype(const FunctionSchema& s) {
   return out;
 }
 
+// Example variables are named after the parameter, except `self`, which cannot be a name inside
+// the graph-mode Model.forward.
+std::string var_name(const Argument& a) { return a.name == "self" ? "input" : a.name; }
+
 std::string example_value(const Argument& a) {
   if (a.type.base == "Tensor")
     return a.type.suffix == "[]" ? "[x, x]" : "torch.randn(2, 16, dtype=torch.float16).npu()";
@@ -227,8 +231,8 @@ Json run_generate(const Json& input) {
   bool first = true;
   for (const Argument* a : visible_args(s)) {
     if (a->default_value || a->type.is_optional()) continue;
-    if (a->type.base == "Tensor") setup.push_back(a->name + " = " + example_value(*a));
-    const std::string v = a->type.base == "Tensor" ? a->name : example_value(*a);
+    if (a->type.base == "Tensor") setup.push_back(var_name(*a) + " = " + example_value(*a));
+    const std::string v = a->type.base == "Tensor" ? var_name(*a) : example_value(*a);
     call += (first ? "" : ", ") + (a->kwarg_only ? a->name + "=" + v : v);
     first = false;
   }
@@ -236,6 +240,8 @@ Json run_generate(const Json& input) {
   add(std::string("- ") + L.eager);
   add("");
   add("    ```python");
+  add("    # " + fill(en ? "input shapes and dtypes the op accepts"
+                         : "按算子约束填写输入的 shape 与数据类型"));
   add("    import torch");
   add("    import torch_npu");
   for (const auto& l : setup) add("    " + l);

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -169,4 +173,35 @@ TEST_CASE("check: no page, bad schema", "[op-apidoc]") {
   CHECK_THROWS_WITH(skillrt::op_apidoc::run_check(
                         {{"mode", "check"}, {"schema", "f(Tensor x"}, {"doc_text", "# x"}}),
                     Catch::Contains("field 'schema'"));
+}
+
+TEST_CASE("generate: example code blocks are valid Python, also for a 'self' parameter",
+          "[op-apidoc]") {
+  const std::string text =
+      skillrt::op_apidoc::run_generate(
+          {{"mode", "generate"},
+           {"schema",
+            "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)"}})
+          .at("doc")
+          .at("content")
+          .get<std::string>();
+  const auto lines = split(text);
+  int blocks = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i] != "    ```python") continue;
+    std::string code;
+    size_t k = i + 1;
+    for (; k < lines.size() && lines[k] != "    ```"; ++k)
+      code += (lines[k].size() > 4 ? lines[k].substr(4) : "") + "\n";
+    const std::string path = "/tmp/op_apidoc_example_" + std::to_string(::getpid()) + "_" +
+                             std::to_string(blocks++) + ".py";
+    { std::ofstream(path) << code; }
+    INFO(code);
+    CHECK(
+        std::system(
+            ("/usr/bin/python3 -c \"import ast,sys; ast.parse(open(sys.argv[1]).read())\" " + path)
+                .c_str()) == 0);
+    i = k;
+  }
+  CHECK(blocks == 2);
 }
