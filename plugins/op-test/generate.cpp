@@ -41,8 +41,11 @@ bool is_tensor(const Argument& a) { return a.type.base == "Tensor"; }
 bool is_plain_tensor(const Argument& a) { return a.type.is_plain("Tensor"); }
 bool is_tensor_list(const Argument& a) { return a.type.base == "Tensor" && a.type.suffix == "[]"; }
 
-const char* kPyKeywords[] = {"from", "in",     "is",   "lambda", "def", "class", "global", "import",
-                             "pass", "return", "with", "yield",  "and", "or",    "not",    "None"};
+const char* kPyKeywords[] = {
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 std::string py_name(const std::string& name) {
   for (const char* k : kPyKeywords)
@@ -140,8 +143,11 @@ std::string op_ref(const FunctionSchema& s, const std::string& ns) {
   std::string base = s.name.full_base();
   const size_t colon = base.find("::");
   if (colon != std::string::npos) base = base.substr(colon + 2);
-  return "torch.ops." + ns + "." + base + "." +
-         (s.name.overload.empty() ? "default" : s.name.overload);
+  const std::string packet = "torch.ops." + ns + "." + base;
+  const std::string overload = s.name.overload.empty() ? "default" : s.name.overload;
+  // Overloads such as random_.from are Python keywords: reachable through getattr only.
+  if (py_name(overload) != overload) return "getattr(" + packet + ", " + py_string(overload) + ")";
+  return packet + "." + overload;
 }
 
 std::string variant_label(const ResolvedOp& op) {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "generate.hpp"
+#include "optoolkit/sources.hpp"
 
 using skillrt::Json;
 namespace fs = std::filesystem;
@@ -179,4 +180,38 @@ TEST_CASE("generate: apply writes under root only", "[op-test][generate]") {
   in["path"] = "../escape.py";
   CHECK_THROWS_WITH(skillrt::op_test::run_generate(in, nullptr), Catch::Contains("leaves 'root'"));
   CHECK_FALSE(fs::exists(temp_dir() / "escape.py"));
+}
+
+TEST_CASE("generate: every op of op_plugin_functions.yaml gives a file that compiles",
+          "[op-test][generate]") {
+  const skillrt::ops::OpSource source = skillrt::ops::load_source_file(kSource);
+  const fs::path dir = temp_dir() / "all_ops";
+  fs::create_directories(dir);
+  size_t written = 0, refused = 0;
+  for (const auto& entry : source.entries) {
+    if (!entry.parsed.ok()) continue;
+    const Json input = {{"mode", "generate"}, {"schema", entry.schema_text}, {"variants", false}};
+    Json out;
+    try {
+      out = skillrt::op_test::run_generate(input, nullptr);
+    } catch (const skillrt::SkillError& e) {
+      // Only ops without a tensor argument are refused, and the message says so.
+      INFO(entry.schema_text);
+      CHECK(std::string(e.what()).find("takes no Tensor argument") != std::string::npos);
+      ++refused;
+      continue;
+    }
+    std::ofstream(dir / ("op_" + std::to_string(written++) + ".py"))
+        << out.at("test_file").at("content").get<std::string>();
+  }
+  CHECK(written > 1400);
+  const fs::path log = temp_dir() / "all_ops.log";
+  const std::string cmd =
+      "/usr/bin/python3 -c \"import glob, py_compile, sys; [py_compile.compile(f, doraise=True) "
+      "for f in sorted(glob.glob(sys.argv[1] + '/*.py'))]\" '" +
+      dir.string() + "' > '" + log.string() + "' 2>&1";
+  const int rc = std::system(cmd.c_str());
+  INFO(read(log));
+  CHECK(rc == 0);
+  WARN(written << " files compiled, " << refused << " ops without a tensor argument refused");
 }
