@@ -69,6 +69,40 @@ std::string stem(std::string w) {
   return w;
 }
 
+// Further index forms of one English word, so that a question and a section that name the same
+// thing at different granularity meet: the parts of an identifier ("cache_size_limit" also
+// gives "cache", "size", "limit"; "_dynamo" gives "dynamo"), and the families of an error code
+// ("err01100" gives "err01", "err011", "err0110"; "err02xxx" gives "err02"; "507014" gives
+// "50", "507", "5070", "50701"), as the base writes families with x placeholders.
+std::vector<std::string> derived_forms(const std::string& word) {
+  std::vector<std::string> out;
+  if (word.find('_') != std::string::npos) {
+    size_t start = 0;
+    while (start <= word.size()) {
+      size_t end = word.find('_', start);
+      if (end == std::string::npos) end = word.size();
+      const std::string part = word.substr(start, end - start);
+      if (!part.empty() && part != word && !kStopWords.count(part)) out.push_back(stem(part));
+      start = end + 1;
+    }
+  }
+  size_t letters = 0;
+  while (letters < word.size() && std::isalpha(static_cast<unsigned char>(word[letters])) &&
+         word[letters] != 'x')
+    ++letters;
+  size_t digits = letters;
+  while (digits < word.size() && std::isdigit(static_cast<unsigned char>(word[digits]))) ++digits;
+  size_t xs = digits;
+  while (xs < word.size() && word[xs] == 'x') ++xs;
+  const size_t n_digits = digits - letters;
+  if (xs == word.size() && n_digits >= 2 && xs - letters >= 4) {
+    const std::string prefix = word.substr(0, letters);
+    for (size_t k = 2; k < n_digits; ++k) out.push_back(prefix + word.substr(letters, k));
+    if (xs > digits) out.push_back(word.substr(0, digits));
+  }
+  return out;
+}
+
 std::vector<std::string> sentences(std::string_view text) {
   std::vector<std::string> out;
   std::string cur;
@@ -140,17 +174,31 @@ std::vector<Section> split_markdown(std::string_view text, const std::string& so
 
 std::vector<std::string> tokenize(std::string_view text) {
   std::vector<std::string> out;
+  for (std::vector<std::string>& group : tokenize_groups(text)) {
+    for (std::string& t : group) out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::vector<std::vector<std::string>> tokenize_groups(std::string_view text) {
+  std::vector<std::vector<std::string>> out;
   std::string word;
   std::vector<std::string> han;  // the current run of CJK characters, one string each
   auto flush_word = [&]() {
-    if (!word.empty() && !kStopWords.count(word)) out.push_back(stem(word));
+    if (!word.empty() && !kStopWords.count(word)) {
+      std::vector<std::string> group{stem(word)};
+      for (std::string& f : derived_forms(word)) {
+        if (f != group.front()) group.push_back(std::move(f));
+      }
+      out.push_back(std::move(group));
+    }
     word.clear();
   };
   auto flush_han = [&]() {
-    if (han.size() == 1 && !kStopBigrams.count(han[0])) out.push_back(han[0]);
+    if (han.size() == 1 && !kStopBigrams.count(han[0])) out.push_back({han[0]});
     for (size_t k = 0; k + 1 < han.size(); ++k) {
       std::string bigram = han[k] + han[k + 1];
-      if (!kStopBigrams.count(bigram)) out.push_back(std::move(bigram));
+      if (!kStopBigrams.count(bigram)) out.push_back({std::move(bigram)});
     }
     han.clear();
   };
@@ -200,29 +248,49 @@ double Bm25Index::idf(const std::string& term) const {
 }
 
 std::vector<Bm25Index::Hit> Bm25Index::search(std::string_view query, size_t k) const {
-  std::vector<std::string> terms = tokenize(query);
+  // One group per query word: the word and its derived forms (identifier parts, code families).
+  std::vector<std::vector<std::string>> groups = tokenize_groups(query);
+  std::sort(groups.begin(), groups.end());
+  groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  std::vector<std::string> terms;
+  for (const auto& g : groups) terms.insert(terms.end(), g.begin(), g.end());
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-  // Character bigrams over-generate: one that never occurs in the corpus is most likely a
-  // pair across a word boundary ("块怎"), so it counts half against coverage. An unseen English
-  // word counts fully: it is a real word the corpus does not know.
+  // Coverage counts each query word once. A word the corpus knows in some form weighs the idf
+  // of its rarest known form; character bigrams over-generate, so an unseen one is most likely
+  // a pair across a word boundary ("块怎") and counts half; an unseen English word counts fully:
+  // it is a real word the corpus does not know.
+  std::vector<double> group_mass(groups.size(), 0);
   double idf_mass = 0;
-  for (const std::string& t : terms) {
-    const bool cjk = static_cast<unsigned char>(t[0]) >= 0x80;
-    idf_mass += (cjk && !df_.count(t)) ? 0.5 * idf(t) : idf(t);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    for (const std::string& t : groups[g]) {
+      if (df_.count(t)) group_mass[g] = std::max(group_mass[g], idf(t));
+    }
+    if (group_mass[g] == 0) {
+      const std::string& t = groups[g].front();
+      const bool cjk = static_cast<unsigned char>(t[0]) >= 0x80;
+      group_mass[g] = cjk ? 0.5 * idf(t) : idf(t);
+    }
+    idf_mass += group_mass[g];
   }
   std::vector<Hit> hits;
   for (size_t i = 0; i < sections_.size(); ++i) {
     Hit h{i, 0, 0, {}};
-    double matched_idf = 0;
+    const double norm = kK1 * (1 - kB + kB * static_cast<double>(length_[i]) / avg_length_);
     for (const std::string& t : terms) {
       const auto it = tf_[i].find(t);
       if (it == tf_[i].end()) continue;
       const double f = it->second;
-      const double norm = kK1 * (1 - kB + kB * static_cast<double>(length_[i]) / avg_length_);
       h.score += idf(t) * f * (kK1 + 1) / (f + norm);
-      matched_idf += idf(t);
       h.matched.push_back(t);
+    }
+    double matched_idf = 0;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      double best = 0;
+      for (const std::string& t : groups[g]) {
+        if (tf_[i].count(t)) best = std::max(best, idf(t));
+      }
+      matched_idf += std::min(best, group_mass[g]);
     }
     if (h.score <= 0) continue;
     h.coverage = idf_mass > 0 ? matched_idf / idf_mass : 0;

@@ -23,6 +23,10 @@ std::vector<Section> split_markdown(std::string_view text, const std::string& so
 // Lower-case English words (stop words removed) and CJK character bigrams.
 std::vector<std::string> tokenize(std::string_view text);
 
+// The same terms grouped by the word they come from: an English word first, then its derived
+// forms (identifier parts, error-code families); a CJK bigram alone.
+std::vector<std::vector<std::string>> tokenize_groups(std::string_view text);
+
 class Bm25Index {
  public:
   explicit Bm25Index(std::vector<Section> sections);

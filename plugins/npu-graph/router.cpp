@@ -125,8 +125,15 @@ RouteDecision route_request(const json& input, const RouteTable& table) {
     CodeTable::builtin().scan(input["traceback"].get<std::string>(), &tokens);
   if (!tokens.empty())
     add("error_code_in_text", "error code " + std::string(tokens.front().text) + " in the request");
+  // A Python exception class named in the text (RuntimeError, BackendCompilerFailed) is a
+  // concrete failure to diagnose, like an error code.
+  static const std::regex kException(R"(\b[A-Z][A-Za-z]*[a-z](Error|Exception|Failed|Failure)\b)");
+  std::smatch exception;
+  if (std::regex_search(text, exception, kException)) {
+    add("exception_name_in_text", "exception " + exception.str() + " named in the request");
+  }
   static const std::regex kCapture(
-      R"(capture_begin|capture_end|aclmdlRICapture|NPUGraph|torch\.npu\.graph|stream is capturing|during NPU graph capture|graph\.replay)",
+      R"(capture_begin|capture_end|aclmdlRICapture|NPUGraph|torch\.npu\.graph|stream is captured|captured.stream|current capture mode|during NPU graph capture|graph\.replay)",
       std::regex::icase);
   if (!log_sample.empty() && std::regex_search(log_sample, kCapture)) {
     add("capture_markers_in_log", "the log shows NPU graph capture or replay");

@@ -19,8 +19,9 @@ TEST_CASE("capture: synchronisation inside the captured region") {
   const json r = capture(
       "[INFO] warmup done\n"
       "[INFO] capture_begin on stream 3\n"
-      "RuntimeError: NPU function error: aclrtSynchronizeStream, operation not permitted when "
-      "stream is capturing\n");
+      "RuntimeError: NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(stream), "
+      "error code is 107027\n"
+      "EE9999: Not allow to synchronize captured-stream, stream_id=3.\n");
   CHECK(r["kind"] == "capture-unsafe-op");
   REQUIRE_FALSE(r["findings"].empty());
   CHECK(r["findings"][0]["rule"] == "CAP-001");
@@ -40,6 +41,15 @@ TEST_CASE("capture: aclop during capture, replay during capture, pool, static in
                 "stale results returned")["kind"] == "static-input-update");
   const json end = capture("NPU function error: aclmdlRICaptureEnd, error code is 107033");
   CHECK(end["kind"] == "capture-end-failure");
+  // torch_npu's and CANN's own phrasings (not CUDA's).
+  CHECK(capture("RuntimeError: Cannot prepare for replay during capturing stage.")["kind"] ==
+        "replay-during-capture");
+  CHECK(capture("rtMemcpy execution failed, reason=the current capture mode does not support "
+                "this operation")["kind"] == "capture-unsafe-op");
+  CHECK(capture("EE9999: rtStreamEndCapture execution failed, reason=capture model contains a "
+                "stream that was not joined to the original stream")["kind"] ==
+        "capture-end-failure");
+  CHECK(capture("operation not permitted when stream is capturing")["kind"] == "undetermined");
 }
 
 TEST_CASE("capture: an unrelated log is undetermined") {

@@ -125,8 +125,8 @@ TEST_CASE("held-out: the router sends at least 25 requests to the right sub-skil
     if (d.skill == expected) {
       ++right;
     } else {
-      report << "  " << c["input"]["text"].get<std::string>() << " -> " << d.skill
-             << " (expected " << expected << ")\n";
+      report << "  " << c["input"]["text"].get<std::string>() << " -> " << d.skill << " (expected "
+             << expected << ")\n";
     }
   }
   std::cout << "held-out router: " << right << "/" << cases.size() << " right\n" << report.str();
