@@ -364,7 +364,8 @@ class OpTestBase(TestCase):
         backend = COMPILE_BACKEND
         if backend == "npu":
             import torchair
-            backend = torchair.get_npu_backend(compiler_config=torchair.CompilerConfig())
+            from torchair.configs.compiler_config import CompilerConfig
+            backend = torchair.get_npu_backend(compiler_config=CompilerConfig())
         # fullgraph=True turns any graph break into an error.
         compiled = torch.compile(fn, backend=backend, fullgraph=True)
         tensors = [dev_args[n] for n in names]
