@@ -100,6 +100,11 @@ std::vector<std::string> derived_forms(const std::string& word) {
     for (size_t k = 2; k < n_digits; ++k) out.push_back(prefix + word.substr(letters, k));
     if (xs > digits) out.push_back(word.substr(0, digits));
   }
+  // A torch_npu code's submodule is written by number too ("02 is DIST"): "err02" and
+  // "err02xxx" also give "02", "err01100" gives "01".
+  if (word.compare(0, 3, "err") == 0 && letters == 3 && n_digits >= 2) {
+    out.push_back(word.substr(3, 2));
+  }
   return out;
 }
 

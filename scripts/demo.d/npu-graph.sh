@@ -23,6 +23,6 @@ else
   echo "--- npu-graph-profile: trace and op_statistic ---"
   step "$bin" run npu-graph-profile -q --input "{\"profile_dir\": \"$ng_data/profile\", \"top_k\": 3}"
   echo
-  echo "--- npu-graph-capture: capture-unsafe host copy ---"
+  echo "--- npu-graph-capture: synchronisation on the capturing stream ---"
   step "$bin" run npu-graph-capture -q --input "{\"log\": \"$ng_data/capture/sync_in_capture.log\"}"
 fi
