@@ -215,3 +215,23 @@ TEST_CASE("generate: every op of op_plugin_functions.yaml gives a file that comp
   CHECK(rc == 0);
   WARN(written << " files compiled, " << refused << " ops without a tensor argument refused");
 }
+
+TEST_CASE("the CPU proof covers every negative category and special shape", "[op-test][generate]") {
+  std::set<std::string> categories, shapes;
+  for (const Json& c : cases()) {
+    Json input = c.at("input");
+    input["mode"] = "generate";
+    input["source"] = kSource;
+    const Json out =
+        skillrt::op_test::run_generate(input, nullptr);  // kept: the loop reads into it
+    for (const auto& k : out.at("cases")) {
+      if (k.contains("category")) categories.insert(k.at("category").get<std::string>());
+      if (k.contains("shape")) shapes.insert(k.at("shape").get<std::string>());
+    }
+  }
+  for (const char* c :
+       {"wrong type", "wrong dtype", "wrong rank", "mismatched shapes", "out-of-range value"})
+    CHECK(categories.count(c) == 1);
+  for (const char* s : {"empty", "scalar", "noncontiguous", "broadcast"})
+    CHECK(shapes.count(s) == 1);
+}
