@@ -88,8 +88,8 @@ TestId parse_test_id(const std::string& raw_in) {
       "(test_nn.TestNN.test_conv2d)";
   if (raw.empty()) throw std::invalid_argument("case: the test id is empty; " + example);
   if (raw.find_first_of(" \t\n'\"`$;|&<>") != std::string::npos) {
-    throw std::invalid_argument("case '" + raw + "': a test id has no spaces or shell characters; " +
-                                example);
+    throw std::invalid_argument("case '" + raw +
+                                "': a test id has no spaces or shell characters; " + example);
   }
   TestId id;
   id.raw = raw;
@@ -111,9 +111,8 @@ TestId parse_test_id(const std::string& raw_in) {
     if (bracket != std::string::npos) id.method = id.method.substr(0, bracket);
     if (id.file.size() < 4 || id.file.substr(id.file.size() - 3) != ".py" ||
         id.file.find("..") != std::string::npos || id.file[0] == '/') {
-      throw std::invalid_argument("case '" + raw +
-                                  "': the file part must be a relative path to a .py file; " +
-                                  example);
+      throw std::invalid_argument(
+          "case '" + raw + "': the file part must be a relative path to a .py file; " + example);
     }
     if ((!id.cls.empty() && !is_identifier(id.cls)) || !is_identifier(id.method)) {
       throw std::invalid_argument("case '" + raw + "': class and test names must be identifiers; " +
@@ -236,7 +235,8 @@ Signature failure_signature(const std::string& text) {
   Signature sig;
   const auto lines = split_lines(text);
   static const std::regex kException(R"(^([A-Za-z_][\w.]*)(?::\s?(.*))?$)");
-  static const std::regex kPytestE(R"(^E\s+([A-Za-z_][\w.]*(?:Error|Exception|Failure|Exit)):?\s?(.*)$)");
+  static const std::regex kPytestE(
+      R"(^E\s+([A-Za-z_][\w.]*(?:Error|Exception|Failure|Exit)):?\s?(.*)$)");
   static const std::regex kUnittestFail(R"(^(FAIL|ERROR): (\w+) \(([\w.]+)\))");
   static const std::regex kPytestFail(R"(^FAILED (\S+))");
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -330,8 +330,8 @@ Comparison compare_signatures(const Signature& expected, const Signature& actual
     c.reason = "same exception " + actual.exception + " and message (digits and addresses masked)";
     return c;
   }
-  c.reason = "same exception " + actual.exception + " but the message differs: log '" + clip(a, 160) +
-             "', run '" + clip(b, 160) + "'";
+  c.reason = "same exception " + actual.exception + " but the message differs: log '" +
+             clip(a, 160) + "', run '" + clip(b, 160) + "'";
   return c;
 }
 
@@ -385,9 +385,11 @@ Route route_case(const std::string& test_file, const std::string& test_source,
        "graph mode (dynamo/inductor)"},
       {"path", R"(test_(c10d|hccl|nccl|dtensor|fsdp|distributed|compile|triton|aot))",
        "distributed", 2, "distributed or graph-mode test name"},
-      {"path", R"((^|/)test/(test_ops|test_nn|test_torch|test_autograd|test_binary_ufuncs|test_unary_ufuncs|test_reductions|test_type_promotion|test_shape_ops|test_indexing|test_tensor_creation_ops|test_linalg|test_view_ops|test_sort_and_select|test_foreach|test_ops_gradients|test_meta|test_dispatch|test_fake_tensor)\.py$)",
+      {"path",
+       R"((^|/)test/(test_ops|test_nn|test_torch|test_autograd|test_binary_ufuncs|test_unary_ufuncs|test_reductions|test_type_promotion|test_shape_ops|test_indexing|test_tensor_creation_ops|test_linalg|test_view_ops|test_sort_and_select|test_foreach|test_ops_gradients|test_meta|test_dispatch|test_fake_tensor)\.py$)",
        "core", 3, "operator / dispatch / dtype / autograd suite"},
-      {"import", R"(^\s*(from|import)\s+torch\.distributed)", "distributed", 2, "torch.distributed"},
+      {"import", R"(^\s*(from|import)\s+torch\.distributed)", "distributed", 2,
+       "torch.distributed"},
       {"import", R"(^\s*(from|import)\s+torch\.(_dynamo|_inductor|compiler))", "distributed", 2,
        "dynamo/inductor"},
       {"import", R"(^\s*(from|import)\s+(triton|torchair))", "distributed", 2, "Triton / torchair"},
@@ -402,7 +404,10 @@ Route route_case(const std::string& test_file, const std::string& test_source,
   Route r;
   auto add = [&](const Signal& s, int line, const std::string& text) {
     (std::string(s.route) == "core" ? r.core_score : r.distributed_score) += s.weight;
-    Json e{{"source", s.where}, {"route", s.route}, {"weight", s.weight}, {"area", s.area},
+    Json e{{"source", s.where},
+           {"route", s.route},
+           {"weight", s.weight},
+           {"area", s.area},
            {"text", clip(text, 200)}};
     if (line > 0) e["line"] = line;
     if (std::string(s.where) != "log") e["file"] = test_file;
@@ -511,7 +516,8 @@ std::vector<RuleHit> match_rules(const std::string& text,
     const bool in_test = inner.file.find("/" + test_file) != std::string::npos ||
                          inner.file.find("/test/") != std::string::npos;
     if (!npu_frame && inner_repo == "pytorch" && !in_test) {
-      RuleHit hit{"IPL-U001", "upstream-problem",
+      RuleHit hit{"IPL-U001",
+                  "upstream-problem",
                   "failure raised inside PyTorch code with no torch_npu or op-plugin frame",
                   {Line{inner.log_line, "File \"" + inner.file + "\", line " +
                                             std::to_string(inner.line) + ", in " + inner.function}},
@@ -528,8 +534,9 @@ std::vector<RuleHit> match_rules(const std::string& text,
 }
 
 const std::vector<std::string>& default_template_headings() {
-  static const std::vector<std::string> kHeadings = {"【合入来源】", "【修改方案】", "【资料变更】",
-                                                     "【接口变更】", "【功能验证】", "【CheckList】"};
+  static const std::vector<std::string> kHeadings = {"【合入来源】", "【修改方案】",
+                                                     "【资料变更】", "【接口变更】",
+                                                     "【功能验证】", "【CheckList】"};
   return kHeadings;
 }
 
@@ -568,7 +575,8 @@ std::string fill_template(const std::string& templ,
 std::string case_id_from_test(const std::string& test_id) {
   std::string out;
   for (char c : test_id) {
-    const bool keep = std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+    const bool keep =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
     out += keep ? c : '_';
   }
   size_t pos;

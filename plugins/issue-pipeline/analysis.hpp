@@ -18,8 +18,8 @@ using Json = nlohmann::json;
 // (`test_nn.TestNN.test_conv2d`), reduced to the parts a runner needs.
 struct TestId {
   std::string raw;
-  std::string file;    // repository-relative; for unittest ids a candidate, resolved by locate
-  std::string cls;     // empty for a module-level pytest function
+  std::string file;  // repository-relative; for unittest ids a candidate, resolved by locate
+  std::string cls;   // empty for a module-level pytest function
   std::string method;
   bool pytest = false;
   std::vector<std::string> file_candidates;
@@ -114,11 +114,13 @@ std::vector<RuleHit> match_rules(const std::string& text,
 // Replaces each heading's placeholder body in a PR template with the given sections (matched by
 // a substring of the heading); headings not given keep the template's text. Returns the filled
 // text; `used` says which headings got content.
-std::string fill_template(const std::string& templ, const std::vector<std::pair<std::string,
-                          std::string>>& sections, std::vector<std::string>* used);
+std::string fill_template(const std::string& templ,
+                          const std::vector<std::pair<std::string, std::string>>& sections,
+                          std::vector<std::string>* used);
 
-// The headings of the Ascend PR template (Ascend/op-plugin@517f2e7:.gitcode/PULL_REQUEST_TEMPLATE.md,
-// per shared/domain/upstream-coupling.md 4.2) used when a repository has no template.
+// The headings of the Ascend PR template
+// (Ascend/op-plugin@517f2e7:.gitcode/PULL_REQUEST_TEMPLATE.md, per
+// shared/domain/upstream-coupling.md 4.2) used when a repository has no template.
 const std::vector<std::string>& default_template_headings();
 
 // Case directory name from a test id: [A-Za-z0-9._-], no "..", at most 100 characters.

@@ -24,7 +24,8 @@ using detail::now_utc;
 
 namespace {
 
-const std::vector<std::string> kSteps = {"env", "reproduce", "diagnose", "fix", "verify", "deliver"};
+const std::vector<std::string> kSteps = {"env", "reproduce", "diagnose",
+                                         "fix", "verify",    "deliver"};
 const std::vector<std::string> kRepos = {"pytorch", "torch_npu", "op_plugin"};
 constexpr size_t kTail = 4000;
 constexpr const char* kTrailer = "Issue-Pipeline-Case: ";
@@ -169,8 +170,9 @@ class SharedEnv {
       ++n;
       if (key_regex_hint.empty() || line.find(key_regex_hint) != std::string::npos) {
         const std::string v = xyz(line);
-        if (!v.empty()) return Json{{"version", v}, {"file", file.string()}, {"line", n},
-                                    {"text", line.substr(0, 200)}};
+        if (!v.empty())
+          return Json{
+              {"version", v}, {"file", file.string()}, {"line", n}, {"text", line.substr(0, 200)}};
       }
     }
     return nullptr;
@@ -217,8 +219,8 @@ class SharedEnv {
         std::vector<std::string> shown;
         while (std::getline(lines, l) && shown.size() < 10) shown.push_back(l);
         throw fail(SKILLRT_FAILED_PRECONDITION,
-                   "repos." + name + ": checkout " + root.string() +
-                       " has uncommitted changes (" + join(shown, "; ") +
+                   "repos." + name + ": checkout " + root.string() + " has uncommitted changes (" +
+                       join(shown, "; ") +
                        "); commit or stash them first: the case worktrees start from HEAD and "
                        "would silently miss them");
       }
@@ -229,9 +231,8 @@ class SharedEnv {
         throw fail(SKILLRT_FAILED_PRECONDITION,
                    "repos." + name + ": " + root.string() + " has no commit yet; commit first");
       }
-      env_["repos"][name] = Json{{"path", root.string()},
-                                 {"head", trim(head.out)},
-                                 {"branch", trim(branch.out)}};
+      env_["repos"][name] =
+          Json{{"path", root.string()}, {"head", trim(head.out)}, {"branch", trim(branch.out)}};
     }
     check_versions();
     const Cmd py = run({s_.python, "--version"}, env_["repos"]["pytorch"]["path"]);
@@ -251,9 +252,9 @@ class SharedEnv {
     Json versions = Json::object();
     Json pytorch = declared_line(pt / "version.txt", "");
     if (pytorch.is_null()) {
-      throw fail(SKILLRT_FAILED_PRECONDITION,
-                 "repos.pytorch: no version in " + (pt / "version.txt").string() +
-                     "; is this a PyTorch checkout?");
+      throw fail(SKILLRT_FAILED_PRECONDITION, "repos.pytorch: no version in " +
+                                                  (pt / "version.txt").string() +
+                                                  "; is this a PyTorch checkout?");
     }
     versions["pytorch"] = pytorch;
     // torch_npu declares the PyTorch it builds against in requirements (torch==X) where present;
@@ -265,11 +266,12 @@ class SharedEnv {
     if (npu.is_null() && !xyz(tn_branch).empty() && tn_branch[0] == 'v') {
       npu = Json{{"version", xyz(tn_branch)}, {"branch", tn_branch}};
     }
-    versions["torch_npu"] = npu.is_null() ? Json{{"version", nullptr},
-                                                 {"looked_in",
-                                                  {"requirements.txt (torch==)", "version.txt",
-                                                   "branch name vX.Y.Z-*"}}}
-                                          : npu;
+    versions["torch_npu"] =
+        npu.is_null()
+            ? Json{{"version", nullptr},
+                   {"looked_in",
+                    {"requirements.txt (torch==)", "version.txt", "branch name vX.Y.Z-*"}}}
+            : npu;
     const std::string op_branch = env_["repos"]["op_plugin"]["branch"];
     Json op{{"branch", op_branch}};
     if (op_branch == "master" || op_branch == "main") {
@@ -333,8 +335,7 @@ struct CmdResult {
 
 class CaseRunner {
  public:
-  CaseRunner(const Settings& s, const Json& case_in, SharedEnv& shared, Context& ctx,
-             bool batch)
+  CaseRunner(const Settings& s, const Json& case_in, SharedEnv& shared, Context& ctx, bool batch)
       : s_(s), in_(case_in), shared_(shared), ctx_(ctx), batch_(batch) {}
 
   Json run();
@@ -399,8 +400,8 @@ class CaseRunner {
     if (!result.is_null()) s["result"] = std::move(result);
     event(step + ": failed: " + message);
     save();
-    throw fail(code, "case " + case_id_ + ", step " + step + ": " + message + " (state: " +
-                         (dir_ / "state.json").string() + ")");
+    throw fail(code, "case " + case_id_ + ", step " + step + ": " + message +
+                         " (state: " + (dir_ / "state.json").string() + ")");
   }
 
   CmdResult command(const std::string& step, const std::string& purpose,
@@ -416,7 +417,7 @@ class CaseRunner {
             .string();
     env.emplace("LC_ALL", "C");
     env.emplace("GIT_TERMINAL_PROMPT", "0");
-    Json entry{{"purpose", purpose}, {"argv", argv},  {"cwd", cwd},
+    Json entry{{"purpose", purpose},      {"argv", argv},       {"cwd", cwd},
                {"started_at", now_utc()}, {"output_file", out}, {"status", "running"}};
     if (timeout_s > 0) entry["timeout_s"] = timeout_s;
     Json env_shown = Json::object();
@@ -456,9 +457,7 @@ class CaseRunner {
   }
 
   // ---- case helpers ----
-  std::string worktree(const std::string& repo) {
-    return (dir_ / "worktrees" / repo).string();
-  }
+  std::string worktree(const std::string& repo) { return (dir_ / "worktrees" / repo).string(); }
   std::map<std::string, std::string> worktrees() {
     std::map<std::string, std::string> m;
     for (const auto& r : kRepos) m[r] = worktree(r);
@@ -523,16 +522,17 @@ class CaseRunner {
   }
   void check_test_run(const std::string& step, const CmdResult& r, const std::string& what) {
     if (!r.proc.start_error.empty()) {
-      failed(step, SKILLRT_FAILED_PRECONDITION,
-             what + " could not start: " + r.proc.start_error +
-                 "; check 'python' and 'test_command'");
+      failed(
+          step, SKILLRT_FAILED_PRECONDITION,
+          what + " could not start: " + r.proc.start_error + "; check 'python' and 'test_command'");
     }
     if (r.proc.timed_out) {
-      failed(step, SKILLRT_DEADLINE_EXCEEDED,
-             what + " did not finish within " + std::to_string(static_cast<int>(test_timeout())) +
-                 " s (test_timeout_s); its process group was killed. Output so far: " +
-                 r.output_file + ". A hanging test needs a fix of its own or a larger "
-                 "test_timeout_s; the repositories were not changed");
+      failed(
+          step, SKILLRT_DEADLINE_EXCEEDED,
+          what + " did not finish within " + std::to_string(static_cast<int>(test_timeout())) +
+              " s (test_timeout_s); its process group was killed. Output so far: " + r.output_file +
+              ". A hanging test needs a fix of its own or a larger "
+              "test_timeout_s; the repositories were not changed");
     }
   }
 
@@ -576,17 +576,16 @@ void CaseRunner::load_or_create() {
   if (fs::exists(state_file, ec)) {
     state_ = Json::parse(detail::read_file(state_file.string()));
     if (!test.empty() && state_["test"]["id"] != test) {
-      throw fail(SKILLRT_INVALID_ARGUMENT,
-                 "case_id " + case_id_ + " already holds test " +
-                     state_["test"]["id"].get<std::string>() + " (" + state_file.string() +
-                     "), not " + test + "; choose another case_id");
+      throw fail(SKILLRT_INVALID_ARGUMENT, "case_id " + case_id_ + " already holds test " +
+                                               state_["test"]["id"].get<std::string>() + " (" +
+                                               state_file.string() + "), not " + test +
+                                               "; choose another case_id");
     }
     return;
   }
   if (s_.step == "status" || s_.step == "reset") {
-    throw fail(SKILLRT_NOT_FOUND, "no case " + case_id_ + " in " + s_.workspace.string() +
-                                      " (no " + state_file.string() +
-                                      "); run a step first");
+    throw fail(SKILLRT_NOT_FOUND, "no case " + case_id_ + " in " + s_.workspace.string() + " (no " +
+                                      state_file.string() + "); run a step first");
   }
   // Validated before anything is written, so a bad id leaves no trace.
   try {
@@ -595,12 +594,8 @@ void CaseRunner::load_or_create() {
     throw fail(SKILLRT_INVALID_ARGUMENT, e.what());
   }
   fs::create_directories(dir_);
-  state_ = Json{{"schema_version", 1},
-                {"case_id", case_id_},
-                {"created_at", now_utc()},
-                {"test", {{"id", test}}},
-                {"history", Json::array()},
-                {"steps", Json::object()}};
+  state_ = Json{{"schema_version", 1},    {"case_id", case_id_},      {"created_at", now_utc()},
+                {"test", {{"id", test}}}, {"history", Json::array()}, {"steps", Json::object()}};
   for (const auto& step : kSteps) {
     state_["steps"][step] = Json{{"status", "pending"}, {"attempts", 0}};
   }
@@ -709,8 +704,8 @@ void CaseRunner::step_env() {
   const TestLocation loc = locate_test(pytorch, id);
   if (!loc.found) {
     failed("env", SKILLRT_INVALID_ARGUMENT,
-           "unknown test id " + id.raw + ": " + loc.why_not +
-               " (at pytorch " + shared["repos"]["pytorch"]["head"].get<std::string>() +
+           "unknown test id " + id.raw + ": " + loc.why_not + " (at pytorch " +
+               shared["repos"]["pytorch"]["head"].get<std::string>() +
                "); check the id against the pytorch checkout");
   }
   state_["test"]["file"] = loc.file;
@@ -738,21 +733,21 @@ void CaseRunner::step_env() {
     std::error_code ec;
     bool reuse = false;
     if (fs::exists(fs::path(wt) / ".git", ec)) {
-      const CmdResult cur = git("env", "worktree branch", wt, {"rev-parse", "--abbrev-ref", "HEAD"});
+      const CmdResult cur =
+          git("env", "worktree branch", wt, {"rev-parse", "--abbrev-ref", "HEAD"});
       reuse = cur.ok() && cur.output.substr(0, cur.output.find('\n')) == branch;
     }
     if (!reuse) {
       // A run killed inside 'worktree add' can leave a half-made directory behind.
       git("env", "drop stale worktree records", main, {"worktree", "prune"});
       if (fs::exists(wt, ec)) fs::remove_all(wt, ec);
-      const CmdResult has_branch =
-          git("env", "branch exists?", main, {"show-ref", "--verify", "--quiet", "refs/heads/" + branch});
+      const CmdResult has_branch = git("env", "branch exists?", main,
+                                       {"show-ref", "--verify", "--quiet", "refs/heads/" + branch});
       fs::create_directories(fs::path(wt).parent_path());
-      const CmdResult add =
-          has_branch.ok()
-              ? git("env", "worktree for the case", main, {"worktree", "add", wt, branch})
-              : git("env", "worktree and branch for the case", main,
-                    {"worktree", "add", "-b", branch, wt, base});
+      const CmdResult add = has_branch.ok() ? git("env", "worktree for the case", main,
+                                                  {"worktree", "add", wt, branch})
+                                            : git("env", "worktree and branch for the case", main,
+                                                  {"worktree", "add", "-b", branch, wt, base});
       if (!add.ok()) {
         failed("env", SKILLRT_FAILED_PRECONDITION,
                "git worktree add failed in " + main + ": " + first_line(add.output) +
@@ -777,8 +772,8 @@ void CaseRunner::step_env() {
 
 void CaseRunner::step_reproduce() {
   const auto argv = test_argv(false);
-  const CmdResult r =
-      command("reproduce", "run the failing test", argv, worktree("pytorch"), test_env(), test_timeout());
+  const CmdResult r = command("reproduce", "run the failing test", argv, worktree("pytorch"),
+                              test_env(), test_timeout());
   check_test_run("reproduce", r, "the test command");
   Json result{{"command", argv}, {"run", run_record(r)}};
   const bool passed = target_passed(r);
@@ -797,8 +792,7 @@ void CaseRunner::step_reproduce() {
     result["log_signature"] = to_json(expected);
   } else {
     verdict = "reproduced";
-    reason = "no CI log given; the test fails here (exit " +
-             std::to_string(r.proc.exit_code) + ")";
+    reason = "no CI log given; the test fails here (exit " + std::to_string(r.proc.exit_code) + ")";
   }
   result["verdict"] = verdict;
   result["reason"] = reason;
@@ -849,16 +843,20 @@ void CaseRunner::step_diagnose() {
   if (target_passed(r)) {
     text = detail::read_file(repro["run"]["output_file"]);
     text_source = repro["run"]["output_file"];
-    notes.push_back("the blocking rerun passed: the failure is intermittent; diagnosing the "
-                    "reproduce output instead");
+    notes.push_back(
+        "the blocking rerun passed: the failure is intermittent; diagnosing the "
+        "reproduce output instead");
   }
   const auto hits = match_rules(text, worktrees(), state_["test"]["file"]);
   Json matched = Json::array();
   for (const auto& h : hits) {
     Json ev = Json::array();
     for (const auto& l : h.evidence) ev.push_back(to_json(l));
-    matched.push_back(Json{{"rule", h.rule}, {"class", h.cls}, {"title", h.title},
-                           {"evidence", ev}, {"source", text_source}});
+    matched.push_back(Json{{"rule", h.rule},
+                           {"class", h.cls},
+                           {"title", h.title},
+                           {"evidence", ev},
+                           {"source", text_source}});
   }
   std::string op;
   for (const auto& h : hits) {
@@ -894,8 +892,9 @@ void CaseRunner::step_diagnose() {
   } else {
     consulted.push_back(Json{{"skill", "npu-graph-diagnose"},
                              {"status", "not needed"},
-                             {"message", "no NPU/ACL/graph-mode marker in the output and the "
-                                         "local rules decided"}});
+                             {"message",
+                              "no NPU/ACL/graph-mode marker in the output and the "
+                              "local rules decided"}});
   }
   if (first_class == "behaviour-mismatch") {
     Json in{{"id", case_id_}, {"log_text", text}};
@@ -943,7 +942,8 @@ void CaseRunner::step_diagnose() {
     from_callee(c, &cls, &why);
     if (!cls.empty()) {
       c["suggests"] = cls;
-      c["agreement"] = conclusion == "undetermined" ? "decides" : (cls == conclusion ? "agrees" : "differs");
+      c["agreement"] =
+          conclusion == "undetermined" ? "decides" : (cls == conclusion ? "agrees" : "differs");
       if (conclusion == "undetermined") {
         conclusion = cls;
         decided_by = why;
@@ -957,8 +957,9 @@ void CaseRunner::step_diagnose() {
     }
   }
   if (!unavailable.empty()) {
-    notes.push_back("could not consult: " + join(unavailable.get<std::vector<std::string>>(), "; ") +
-                    ". The conclusion rests on the local rules and the other skills");
+    notes.push_back(
+        "could not consult: " + join(unavailable.get<std::vector<std::string>>(), "; ") +
+        ". The conclusion rests on the local rules and the other skills");
   }
   // Candidate files: the NPU-side frames of the traceback (innermost first), then where the
   // operator is registered or named.
@@ -973,7 +974,9 @@ void CaseRunner::step_diagnose() {
       if (repo == "pytorch" && rel.rfind("test/", 0) == 0) continue;
       const std::string key = repo + ":" + rel + ":" + std::to_string(f->line);
       if (!seen.insert(key).second) continue;
-      candidates.push_back(Json{{"repo", repo}, {"file", rel}, {"line", f->line},
+      candidates.push_back(Json{{"repo", repo},
+                                {"file", rel},
+                                {"line", f->line},
                                 {"why", "traceback frame in " + f->function + " (log line " +
                                             std::to_string(f->log_line) + ")"}});
     }
@@ -981,9 +984,9 @@ void CaseRunner::step_diagnose() {
   Json related_files = Json::array();
   if (!op_base.empty()) {
     for (const std::string repo : {"op_plugin", "torch_npu"}) {
-      const CmdResult g = git("diagnose", "where " + op_base + " is named", worktree(repo),
-                              {"grep", "-n", "-w", "-I", "-e", op_base, "--", "*.yaml", "*.py",
-                               "*.cpp", "*.h"});
+      const CmdResult g =
+          git("diagnose", "where " + op_base + " is named", worktree(repo),
+              {"grep", "-n", "-w", "-I", "-e", op_base, "--", "*.yaml", "*.py", "*.cpp", "*.h"});
       std::istringstream lines(g.output);
       std::string l;
       int n = 0;
@@ -993,7 +996,8 @@ void CaseRunner::step_diagnose() {
         if (c2 == std::string::npos) continue;
         const std::string file = l.substr(0, c1);
         if (file.find("test") != std::string::npos) continue;
-        candidates.push_back(Json{{"repo", repo}, {"file", file},
+        candidates.push_back(Json{{"repo", repo},
+                                  {"file", file},
                                   {"line", std::atoi(l.substr(c1 + 1, c2 - c1 - 1).c_str())},
                                   {"why", "names " + op_base + ": " + l.substr(c2 + 1, 160)}});
         ++n;
@@ -1008,8 +1012,8 @@ void CaseRunner::step_diagnose() {
           continue;
         }
         if (it->path().filename() == "test_" + op_base + ".py" && related_files.size() < 5) {
-          related_files.push_back(Json{{"repo", repo},
-                                       {"file", fs::relative(it->path(), worktree(repo)).string()}});
+          related_files.push_back(
+              Json{{"repo", repo}, {"file", fs::relative(it->path(), worktree(repo)).string()}});
         }
       }
     }
@@ -1019,11 +1023,12 @@ void CaseRunner::step_diagnose() {
   for (const auto& f : related_files) {
     const std::string wt = worktree(f["repo"]);
     const std::vector<std::string> argv{state_["settings"]["python"], f["file"], "-v"};
-    const CmdResult rr = command("diagnose", "baseline of related operator test " +
-                                 f["file"].get<std::string>(), argv, wt, test_env(), test_timeout());
+    const CmdResult rr =
+        command("diagnose", "baseline of related operator test " + f["file"].get<std::string>(),
+                argv, wt, test_env(), test_timeout());
     check_test_run("diagnose", rr, "the related test " + f["file"].get<std::string>());
-    related.push_back(Json{{"repo", f["repo"]}, {"file", f["file"]}, {"command", argv},
-                           {"baseline", run_record(rr)}});
+    related.push_back(Json{
+        {"repo", f["repo"]}, {"file", f["file"]}, {"command", argv}, {"baseline", run_record(rr)}});
   }
   if (conclusion == "undetermined") {
     notes.push_back("no rule matched and no consulted skill gave a class: read " + text_source +
@@ -1104,7 +1109,8 @@ void CaseRunner::step_fix() {
     std::vector<std::string> py;
     for (const auto& f : files) {
       std::error_code ec;
-      if (f.size() > 3 && f.substr(f.size() - 3) == ".py" && fs::is_regular_file(fs::path(wt) / f, ec)) {
+      if (f.size() > 3 && f.substr(f.size() - 3) == ".py" &&
+          fs::is_regular_file(fs::path(wt) / f, ec)) {
         py.push_back(f);
       }
     }
@@ -1152,7 +1158,8 @@ void CaseRunner::step_fix() {
            "no patch given and no changes in the worktrees (" + join(wts, ", ") +
                "); pass patch: {<repo>: <diff or file>} or edit files there, then run step fix");
   }
-  finish("fix", Json{{"kind", "patch"}, {"source", source}, {"repos", repos}, {"files", all_files}});
+  finish("fix",
+         Json{{"kind", "patch"}, {"source", source}, {"repos", repos}, {"files", all_files}});
 }
 
 void CaseRunner::step_verify() {
@@ -1164,8 +1171,8 @@ void CaseRunner::step_verify() {
     return;
   }
   const auto argv = test_argv(false);
-  const CmdResult r =
-      command("verify", "rerun the failing test", argv, worktree("pytorch"), test_env(), test_timeout());
+  const CmdResult r = command("verify", "rerun the failing test", argv, worktree("pytorch"),
+                              test_env(), test_timeout());
   check_test_run("verify", r, "the test command");
   const bool target_ok = target_passed(r);
   const auto class_argv = test_argv(true);
@@ -1185,7 +1192,8 @@ void CaseRunner::step_verify() {
     const bool was_ok = b != before.end() && b->second == "ok";
     if (outcome == "ok" || outcome == "skipped" || outcome == "expected failure") continue;
     (was_ok ? broken : still_failing)
-        .push_back(Json{{"test", test}, {"before", b == before.end() ? "absent" : b->second},
+        .push_back(Json{{"test", test},
+                        {"before", b == before.end() ? "absent" : b->second},
                         {"after", outcome}});
   }
   for (const auto& [test, outcome] : before) {
@@ -1198,37 +1206,44 @@ void CaseRunner::step_verify() {
   for (const auto& rel : st("diagnose")["result"]["related_tests"]) {
     const std::string wt = worktree(rel["repo"]);
     const std::vector<std::string> rargv = rel["command"];
-    const CmdResult rr = command("verify", "related operator test " + rel["file"].get<std::string>(),
-                                 rargv, wt, test_env(), test_timeout());
+    const CmdResult rr =
+        command("verify", "related operator test " + rel["file"].get<std::string>(), rargv, wt,
+                test_env(), test_timeout());
     check_test_run("verify", rr, "the related test " + rel["file"].get<std::string>());
     const auto rb = rel["baseline"]["results"].get<std::map<std::string, std::string>>();
     const auto ra = unittest_results(rr.output);
     for (const auto& [test, outcome] : ra) {
       auto b = rb.find(test);
       if (outcome != "ok" && outcome != "skipped" && b != rb.end() && b->second == "ok") {
-        related_broken.push_back(Json{{"file", rel["file"]}, {"test", test}, {"before", "ok"},
-                                      {"after", outcome}});
+        related_broken.push_back(
+            Json{{"file", rel["file"]}, {"test", test}, {"before", "ok"}, {"after", outcome}});
       }
     }
     related.push_back(Json{{"repo", rel["repo"]}, {"file", rel["file"]}, {"run", run_record(rr)}});
   }
   const bool passed = target_ok && broken.empty() && related_broken.empty();
-  Json result{{"passed", passed},
-              {"target", {{"test", state_["test"]["id"]}, {"passed", target_ok}, {"run", run_record(r)}}},
-              {"neighbours", {{"count", neighbours}, {"broken_by_fix", broken},
-                              {"failing_before_and_after", still_failing}, {"run", run_record(n)}}},
-              {"related", {{"runs", related}, {"broken_by_fix", related_broken}}}};
+  Json result{
+      {"passed", passed},
+      {"target", {{"test", state_["test"]["id"]}, {"passed", target_ok}, {"run", run_record(r)}}},
+      {"neighbours",
+       {{"count", neighbours},
+        {"broken_by_fix", broken},
+        {"failing_before_and_after", still_failing},
+        {"run", run_record(n)}}},
+      {"related", {{"runs", related}, {"broken_by_fix", related_broken}}}};
   if (!passed) {
     std::vector<std::string> why;
     if (!target_ok) why.push_back("the test still fails (" + r.output_file + ")");
-    for (const auto& b : broken) why.push_back("the fix breaks neighbour " + b["test"].get<std::string>());
+    for (const auto& b : broken)
+      why.push_back("the fix breaks neighbour " + b["test"].get<std::string>());
     for (const auto& b : related_broken) {
       why.push_back("the fix breaks related " + b["file"].get<std::string>() + " " +
                     b["test"].get<std::string>());
     }
     failed("verify", SKILLRT_FAILED_PRECONDITION,
-           join(why, "; ") + ". Change the fix (edit the worktrees or pass a new patch), then reset "
-                             "fix and run it again",
+           join(why, "; ") +
+               ". Change the fix (edit the worktrees or pass a new patch), then reset "
+               "fix and run it again",
            result);
   }
   finish("verify", result);
@@ -1237,8 +1252,9 @@ void CaseRunner::step_verify() {
 Json CaseRunner::open_pr(const std::string& repo, const Json& cfg, const std::string& title,
                          const std::string& body, const std::string& branch) {
   const std::string provider = cfg.value("provider", "github");
-  const std::string api = cfg.value("api_url", provider == "gitcode" ? "https://api.gitcode.com/api/v5"
-                                                                   : "https://api.github.com");
+  const std::string api =
+      cfg.value("api_url", provider == "gitcode" ? "https://api.gitcode.com/api/v5"
+                                                 : "https://api.github.com");
   const std::string token_env =
       cfg.value("token_env", provider == "gitcode" ? "GITCODE_TOKEN" : "GITHUB_TOKEN");
   const char* token = std::getenv(token_env.c_str());
@@ -1254,8 +1270,8 @@ Json CaseRunner::open_pr(const std::string& repo, const Json& cfg, const std::st
                     cfg["repo"].get<std::string>() + "/pulls";
   std::string head = branch;
   if (cfg.contains("head_owner")) head = cfg["head_owner"].get<std::string>() + ":" + branch;
-  const Json payload{{"title", title}, {"head", head}, {"base", cfg.value("base", "master")},
-                     {"body", body}};
+  const Json payload{
+      {"title", title}, {"head", head}, {"base", cfg.value("base", "master")}, {"body", body}};
   std::vector<std::string> headers;
   std::string sent_url = url;
   if (provider == "gitcode") {
@@ -1267,8 +1283,11 @@ Json CaseRunner::open_pr(const std::string& repo, const Json& cfg, const std::st
     headers.push_back("X-GitHub-Api-Version: 2022-11-28");
     headers.push_back("Authorization: Bearer " + std::string(token));
   }
-  Json rec{{"provider", provider}, {"url", sent_url}, {"head", head},
-           {"base", payload["base"]}, {"requested_at", now_utc()}};
+  Json rec{{"provider", provider},
+           {"url", sent_url},
+           {"head", head},
+           {"base", payload["base"]},
+           {"requested_at", now_utc()}};
   st("deliver")["pr_requests"][repo] = rec;
   save();
   const detail::HttpResponse resp = detail::http_post_json(url, headers, payload.dump(), 60);
@@ -1323,8 +1342,8 @@ void CaseRunner::step_deliver() {
       }
       Json quoted_reason = "not applicable to NPU: " + diag["decided_by"].get<std::string>();
       Json quoted_evidence = evidence;
-      existing += marker + "  reason: " + quoted_reason.dump() + "\n  evidence: " +
-                  quoted_evidence.dump() + "\n";
+      existing += marker + "  reason: " + quoted_reason.dump() +
+                  "\n  evidence: " + quoted_evidence.dump() + "\n";
       fs::create_directories(list.parent_path());
       detail::write_atomic(list.string(), existing);
     }
@@ -1358,14 +1377,16 @@ void CaseRunner::step_deliver() {
   for (const auto& repo : repos) {
     const std::string wt = worktree(repo);
     git("deliver", "stage", wt, {"add", "-A"});
-    const CmdResult staged = git("deliver", "anything staged?", wt, {"diff", "--cached", "--quiet"});
+    const CmdResult staged =
+        git("deliver", "anything staged?", wt, {"diff", "--cached", "--quiet"});
     std::string sha;
     if (staged.proc.exit_code == 0) {
       const CmdResult last = git("deliver", "last commit", wt, {"log", "-1", "--format=%H%n%B"});
       if (last.output.find(kTrailer + case_id_) == std::string::npos) {
         failed("deliver", SKILLRT_FAILED_PRECONDITION,
-               "nothing to commit in " + wt + " and no commit of this case on its branch; "
-               "reset fix and run it again");
+               "nothing to commit in " + wt +
+                   " and no commit of this case on its branch; "
+                   "reset fix and run it again");
       }
       sha = first_line(last.output);
     } else {
@@ -1381,9 +1402,9 @@ void CaseRunner::step_deliver() {
     // PR description from the repository's own template.
     std::string templ;
     std::string templ_source;
-    for (const char* cand : {".gitcode/PULL_REQUEST_TEMPLATE.md", ".github/PULL_REQUEST_TEMPLATE.md",
-                             ".gitee/PULL_REQUEST_TEMPLATE.md", "PULL_REQUEST_TEMPLATE.md",
-                             "docs/PULL_REQUEST_TEMPLATE.md"}) {
+    for (const char* cand : {".gitcode/PULL_REQUEST_TEMPLATE.md",
+                             ".github/PULL_REQUEST_TEMPLATE.md", ".gitee/PULL_REQUEST_TEMPLATE.md",
+                             "PULL_REQUEST_TEMPLATE.md", "docs/PULL_REQUEST_TEMPLATE.md"}) {
       std::error_code ec;
       if (fs::is_regular_file(fs::path(wt) / cand, ec)) {
         templ = detail::read_file((fs::path(wt) / cand).string());
@@ -1393,7 +1414,8 @@ void CaseRunner::step_deliver() {
     }
     if (templ.empty()) {
       for (const auto& h : default_template_headings()) templ += "### " + h + "\n\n";
-      templ_source = "built-in (headings of Ascend/op-plugin@517f2e7:.gitcode/PULL_REQUEST_TEMPLATE.md)";
+      templ_source =
+          "built-in (headings of Ascend/op-plugin@517f2e7:.gitcode/PULL_REQUEST_TEMPLATE.md)";
     }
     const Json& repro = st("reproduce")["result"];
     std::ostringstream source, change, docs, iface, check;
@@ -1425,7 +1447,8 @@ void CaseRunner::step_deliver() {
       if (f.rfind("docs/", 0) == 0 || (f.size() > 3 && f.substr(f.size() - 3) == ".md")) {
         doc_files.push_back(f);
       }
-      if (f.find("functions.yaml") != std::string::npos || f.find("derivatives.yaml") != std::string::npos ||
+      if (f.find("functions.yaml") != std::string::npos ||
+          f.find("derivatives.yaml") != std::string::npos ||
           (f.size() > 4 && f.substr(f.size() - 4) == ".pyi")) {
         iface_files.push_back(f);
       }
@@ -1439,8 +1462,8 @@ void CaseRunner::step_deliver() {
     if (disable) {
       check << "Not run: the test is disabled, not fixed.\n";
     } else {
-      check << "- `" << test << "`: passes after the fix (was: " << repro["verdict"].get<std::string>()
-            << ")\n";
+      check << "- `" << test
+            << "`: passes after the fix (was: " << repro["verdict"].get<std::string>() << ")\n";
       check << "- neighbours (same class/file): " << verify["neighbours"]["count"].get<int>()
             << " rerun, " << verify["neighbours"]["broken_by_fix"].size() << " broken by the fix\n";
       check << "- related operator test files: " << verify["related"]["runs"].size() << " rerun, "
@@ -1456,18 +1479,24 @@ void CaseRunner::step_deliver() {
                                            &used);
     const std::string pr_file = (dir_ / "deliver" / ("pr_" + repo + ".md")).string();
     detail::write_atomic(pr_file, body);
-    Json entry{{"repo", repo}, {"worktree", wt}, {"branch", branch}, {"commit", sha},
-               {"message_file", msg_file}, {"pr_description", pr_file},
-               {"template", templ_source}, {"template_headings_filled", used}};
+    Json entry{{"repo", repo},
+               {"worktree", wt},
+               {"branch", branch},
+               {"commit", sha},
+               {"message_file", msg_file},
+               {"pr_description", pr_file},
+               {"template", templ_source},
+               {"template_headings_filled", used}};
     if (s_.pr.contains(repo)) {
       const Json& cfg = s_.pr[repo];
       if (cfg.contains("remote")) {
-        const CmdResult push = git("deliver", "push the branch", wt,
-                                   {"push", cfg["remote"].get<std::string>(), branch + ":" + branch});
+        const CmdResult push =
+            git("deliver", "push the branch", wt,
+                {"push", cfg["remote"].get<std::string>(), branch + ":" + branch});
         if (!push.ok()) {
           failed("deliver", SKILLRT_UNAVAILABLE,
-                 "git push to " + cfg["remote"].get<std::string>() + " failed: " +
-                     first_line(push.output) + "; the commit is made, rerun deliver");
+                 "git push to " + cfg["remote"].get<std::string>() +
+                     " failed: " + first_line(push.output) + "; the commit is made, rerun deliver");
         }
         entry["pushed_to"] = cfg["remote"];
       }
@@ -1496,7 +1525,8 @@ Json CaseRunner::summary() {
   for (const auto& step : kSteps) {
     Json& s = st(step);
     steps[step] = Json{{"status", s["status"]}, {"attempts", s.value("attempts", 0)}};
-    if (s.contains("finished_at") && !s["finished_at"].is_null()) steps[step]["finished_at"] = s["finished_at"];
+    if (s.contains("finished_at") && !s["finished_at"].is_null())
+      steps[step]["finished_at"] = s["finished_at"];
     if (s.contains("error") && !s["error"].is_null()) steps[step]["error"] = s["error"]["message"];
     if (next.empty() && s["status"] != "done") next = step;
   }
@@ -1513,14 +1543,17 @@ Json CaseRunner::summary() {
   if (done("reproduce")) out["reproduce"] = st("reproduce")["result"]["verdict"];
   if (done("diagnose")) {
     const Json& d = st("diagnose")["result"];
-    out["diagnosis"] = Json{{"class", d["class"]}, {"label", d["label"]},
-                            {"decided_by", d["decided_by"]}, {"candidates", d["candidates"]}};
+    out["diagnosis"] = Json{{"class", d["class"]},
+                            {"label", d["label"]},
+                            {"decided_by", d["decided_by"]},
+                            {"candidates", d["candidates"]}};
   }
   if (st("verify")["result"].is_object()) out["verified"] = st("verify")["result"]["passed"];
   if (done("deliver")) {
     Json d = Json::object();
     for (const auto& [repo, c] : st("deliver")["result"]["commits"].items()) {
-      d[repo] = Json{{"branch", c["branch"]}, {"commit", c["commit"]},
+      d[repo] = Json{{"branch", c["branch"]},
+                     {"commit", c["commit"]},
                      {"pr_description", c["pr_description"]}};
       if (c.contains("pr")) d[repo]["pr"] = c["pr"];
     }
@@ -1544,8 +1577,9 @@ void CaseRunner::write_reports() {
        << state_["route"]["core_score"] << ", distributed " << state_["route"]["distributed_score"]
        << ")\n\n";
     for (const auto& e : state_["route"]["evidence"]) {
-      md << "- " << e["source"].get<std::string>() << (e.contains("line") ? ":" + e["line"].dump() : "")
-         << " -> " << e["route"].get<std::string>() << ": " << e["area"].get<std::string>() << " (`"
+      md << "- " << e["source"].get<std::string>()
+         << (e.contains("line") ? ":" + e["line"].dump() : "") << " -> "
+         << e["route"].get<std::string>() << ": " << e["area"].get<std::string>() << " (`"
          << e["text"].get<std::string>() << "`)\n";
     }
   }
@@ -1554,23 +1588,30 @@ void CaseRunner::write_reports() {
     Json& s = st(step);
     std::string note;
     const Json& r = s["result"];
-    if (!s["error"].is_null() && s["error"].is_object()) note = s["error"]["message"];
-    else if (step == "reproduce" && r.is_object()) note = r["verdict"].get<std::string>() + ": " + r["reason"].get<std::string>();
-    else if (step == "diagnose" && r.is_object()) note = r["label"].get<std::string>() + " (" + r["decided_by"].get<std::string>() + ")";
-    else if (step == "fix" && r.is_object()) note = r["kind"].get<std::string>() + " from " + r["source"].get<std::string>();
-    else if (step == "verify" && r.is_object()) note = r["passed"].get<bool>() ? "passed" : "failed";
-    else if (step == "deliver" && r.is_object()) note = r["kind"].get<std::string>();
+    if (!s["error"].is_null() && s["error"].is_object())
+      note = s["error"]["message"];
+    else if (step == "reproduce" && r.is_object())
+      note = r["verdict"].get<std::string>() + ": " + r["reason"].get<std::string>();
+    else if (step == "diagnose" && r.is_object())
+      note = r["label"].get<std::string>() + " (" + r["decided_by"].get<std::string>() + ")";
+    else if (step == "fix" && r.is_object())
+      note = r["kind"].get<std::string>() + " from " + r["source"].get<std::string>();
+    else if (step == "verify" && r.is_object())
+      note = r["passed"].get<bool>() ? "passed" : "failed";
+    else if (step == "deliver" && r.is_object())
+      note = r["kind"].get<std::string>();
     for (auto& c : note) {
       if (c == '|' || c == '\n') c = ' ';
     }
     md << "| " << step << " | " << s["status"].get<std::string>() << " | " << s.value("attempts", 0)
-       << " | " << (s["finished_at"].is_string() ? s["finished_at"].get<std::string>() : "") << " | "
-       << note.substr(0, 300) << " |\n";
+       << " | " << (s["finished_at"].is_string() ? s["finished_at"].get<std::string>() : "")
+       << " | " << note.substr(0, 300) << " |\n";
   }
   if (done("diagnose")) {
     const Json& d = st("diagnose")["result"];
-    md << "\n## Diagnosis\n\n" << d["label"].get<std::string>() << ", decided by "
-       << d["decided_by"].get<std::string>() << ".\n\n";
+    md << "\n## Diagnosis\n\n"
+       << d["label"].get<std::string>() << ", decided by " << d["decided_by"].get<std::string>()
+       << ".\n\n";
     for (const auto& r : d["rules"]) {
       for (const auto& e : r["evidence"]) {
         md << "- " << r["rule"].get<std::string>() << " line " << e["line"] << ": `"
@@ -1586,7 +1627,8 @@ void CaseRunner::write_reports() {
     for (const auto& c : d["consulted"]) {
       md << "- " << c["skill"].get<std::string>() << ": " << c["status"].get<std::string>()
          << (c.contains("agreement") ? ", " + c["agreement"].get<std::string>() : "")
-         << (c.contains("message") ? " (" + c["message"].get<std::string>().substr(0, 200) + ")" : "")
+         << (c.contains("message") ? " (" + c["message"].get<std::string>().substr(0, 200) + ")"
+                                   : "")
          << "\n";
     }
     for (const auto& n : d["notes"]) md << "\nNote: " << n.get<std::string>() << "\n";
@@ -1604,16 +1646,18 @@ void CaseRunner::write_reports() {
     const Json& v = st("verify")["result"];
     md << "\n## Verification\n\n" << (v["passed"].get<bool>() ? "Passed" : "Failed") << ".\n";
     if (v.contains("neighbours")) {
-      md << "Neighbours: " << v["neighbours"]["count"] << " rerun, broken by the fix: "
-         << v["neighbours"]["broken_by_fix"].dump() << "\n";
-      md << "Related operator tests broken by the fix: " << v["related"]["broken_by_fix"].dump() << "\n";
+      md << "Neighbours: " << v["neighbours"]["count"]
+         << " rerun, broken by the fix: " << v["neighbours"]["broken_by_fix"].dump() << "\n";
+      md << "Related operator tests broken by the fix: " << v["related"]["broken_by_fix"].dump()
+         << "\n";
     }
   }
   if (done("deliver")) {
     md << "\n## Delivery\n\n";
     for (const auto& [repo, c] : st("deliver")["result"]["commits"].items()) {
       md << "- " << repo << ": branch `" << c["branch"].get<std::string>() << "`, commit "
-         << c["commit"].get<std::string>() << ", PR description " << c["pr_description"].get<std::string>();
+         << c["commit"].get<std::string>() << ", PR description "
+         << c["pr_description"].get<std::string>();
       if (c.contains("pr") && c["pr"].contains("html_url") && c["pr"]["html_url"].is_string()) {
         md << ", PR " << c["pr"]["html_url"].get<std::string>();
       }
@@ -1665,12 +1709,15 @@ std::string summary_table(const Json& cases) {
   md << "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& c : cases) {
     md << "| " << c["case_id"].get<std::string>() << " | `" << c.value("test", "") << "` | "
-       << (c.contains("route") && c["route"].is_object() ? c["route"]["route"].get<std::string>() : "")
+       << (c.contains("route") && c["route"].is_object() ? c["route"]["route"].get<std::string>()
+                                                         : "")
        << " |";
     for (const auto& step : kSteps) {
       std::string s = c.contains("steps") ? c["steps"][step]["status"].get<std::string>() : "-";
-      if (step == "reproduce" && c.contains("reproduce")) s += " (" + c["reproduce"].get<std::string>() + ")";
-      if (step == "diagnose" && c.contains("diagnosis")) s += " (" + c["diagnosis"]["class"].get<std::string>() + ")";
+      if (step == "reproduce" && c.contains("reproduce"))
+        s += " (" + c["reproduce"].get<std::string>() + ")";
+      if (step == "diagnose" && c.contains("diagnosis"))
+        s += " (" + c["diagnosis"]["class"].get<std::string>() + ")";
       md << " " << s << " |";
     }
     std::string result = c.value("ok", false) ? (c.value("complete", false) ? "complete" : "ok")
@@ -1692,8 +1739,8 @@ Json run_pipeline(const Json& input, Context& ctx) {
   std::error_code ec;
   fs::create_directories(s.workspace, ec);
   if (ec) {
-    throw fail(SKILLRT_INVALID_ARGUMENT, "workspace " + s.workspace.string() +
-                                             " cannot be created: " + ec.message());
+    throw fail(SKILLRT_INVALID_ARGUMENT,
+               "workspace " + s.workspace.string() + " cannot be created: " + ec.message());
   }
   SharedEnv shared(s, ctx);
   if (!input.contains("cases")) {
@@ -1716,16 +1763,19 @@ Json run_pipeline(const Json& input, Context& ctx) {
                  "cases: two cases share the case id " + id + "; give them distinct case_id");
     }
   }
-  const size_t parallel = std::max<size_t>(1, std::min<size_t>(input.value("parallel", 2), cases.size()));
+  const size_t parallel =
+      std::max<size_t>(1, std::min<size_t>(input.value("parallel", 2), cases.size()));
   std::vector<Json> results(cases.size());
   std::atomic<size_t> next{0};
   std::atomic<size_t> finished{0};
   auto worker = [&] {
     for (size_t i = next++; i < cases.size(); i = next++) {
       if (ctx.cancelled()) {
-        results[i] = Json{{"case_id", cases[i].value("case_id", case_id_from_test(cases[i].value("case", "")))},
-                          {"test", cases[i].value("case", "")}, {"ok", false},
-                          {"error", "cancelled before it started"}};
+        results[i] = Json{
+            {"case_id", cases[i].value("case_id", case_id_from_test(cases[i].value("case", "")))},
+            {"test", cases[i].value("case", "")},
+            {"ok", false},
+            {"error", "cancelled before it started"}};
         continue;
       }
       Json per_case = cases[i];
@@ -1735,9 +1785,8 @@ Json run_pipeline(const Json& input, Context& ctx) {
         results[i]["ok"] = true;
       } catch (const std::exception& e) {
         // One broken case is reported and the others go on.
-        Json r = runner.state().is_object() && runner.state().contains("steps")
-                     ? Json::object()
-                     : Json::object();
+        Json r = runner.state().is_object() && runner.state().contains("steps") ? Json::object()
+                                                                                : Json::object();
         r["case_id"] = runner.case_id().empty() ? case_id_from_test(per_case.value("case", ""))
                                                 : runner.case_id();
         r["test"] = per_case.value("case", "");
@@ -1771,17 +1820,21 @@ Json run_pipeline(const Json& input, Context& ctx) {
   const std::string table = summary_table(all);
   const std::string md_file = (s.workspace / "batch_summary.md").string();
   const std::string json_file = (s.workspace / "batch_summary.json").string();
-  Json out{{"mode", "batch"},
-           {"step", s.step},
-           {"parallel", parallel},
-           {"shared_env", {{"file", (s.workspace / "shared_env.json").string()},
-                           {"prepared", shared.prepared()}}},
-           {"cases", all},
-           {"counts", {{"total", results.size()}, {"ok", ok}, {"failed", results.size() - ok},
-                       {"complete", complete}}},
-           {"summary_table", table},
-           {"summary_md", md_file},
-           {"summary_json", json_file}};
+  Json out{
+      {"mode", "batch"},
+      {"step", s.step},
+      {"parallel", parallel},
+      {"shared_env",
+       {{"file", (s.workspace / "shared_env.json").string()}, {"prepared", shared.prepared()}}},
+      {"cases", all},
+      {"counts",
+       {{"total", results.size()},
+        {"ok", ok},
+        {"failed", results.size() - ok},
+        {"complete", complete}}},
+      {"summary_table", table},
+      {"summary_md", md_file},
+      {"summary_json", json_file}};
   detail::write_atomic(md_file, "# Batch summary\n\n" + table);
   detail::write_atomic(json_file, out.dump(2) + "\n");
   return out;

@@ -67,7 +67,8 @@ ProcessResult run_process(const ProcessSpec& spec, const std::function<bool()>& 
   std::vector<std::string> env = build_environment(spec.env);
   std::vector<char*> argv = c_array(args);
   std::vector<char*> envp = c_array(env);
-  const int out_fd = ::open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  const int out_fd =
+      ::open(spec.output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (out_fd < 0) {
     result.start_error = "cannot open " + spec.output_file + ": " + std::strerror(errno);
     return result;

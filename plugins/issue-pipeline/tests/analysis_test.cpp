@@ -32,14 +32,15 @@ TEST_CASE("analysis: device-generic tests are located through their template cla
   std::ofstream(dir / "test" / "test_ops.py")
       << "import unittest\n\nclass TestCommon(unittest.TestCase):\n    def test_out(self):\n"
          "        pass\n\n    def test_out_add(self):\n        pass\n";
-  const TestLocation loc =
-      locate_test(dir.string(), parse_test_id("test/test_ops.py::TestCommonCPU::test_out_add_cpu_float32"));
+  const TestLocation loc = locate_test(
+      dir.string(), parse_test_id("test/test_ops.py::TestCommonCPU::test_out_add_cpu_float32"));
   CHECK(loc.found);
   CHECK(loc.class_name == "TestCommon");
   CHECK(loc.class_line == 3);
   CHECK(loc.method_name == "test_out_add");
   CHECK(loc.method_line == 7);
-  const TestLocation missing = locate_test(dir.string(), parse_test_id("test/test_ops.py::TestCommon::test_mul"));
+  const TestLocation missing =
+      locate_test(dir.string(), parse_test_id("test/test_ops.py::TestCommon::test_mul"));
   CHECK_FALSE(missing.found);
   CHECK_THAT(missing.why_not, Catch::Contains("def test_mul"));
   fs::remove_all(dir);
@@ -54,7 +55,8 @@ TEST_CASE("analysis: signatures compare with digits masked and differ on the exc
       "Traceback (most recent call last):\n  File \"/y/a.py\", line 9, in f\n"
       "NotImplementedError: Could not run 'aten::add.Tensor' with arguments from the "
       "'PrivateUse1' backend at 0x1234\n";
-  const std::string c = "Traceback (most recent call last):\n  File \"a\", line 1, in f\nAssertionError: 1 != 2\n";
+  const std::string c =
+      "Traceback (most recent call last):\n  File \"a\", line 1, in f\nAssertionError: 1 != 2\n";
   const Signature sa = failure_signature(a);
   REQUIRE(sa.found);
   CHECK(sa.exception == "NotImplementedError");
@@ -80,7 +82,9 @@ TEST_CASE("analysis: routing weighs path, imports and log, with evidence") {
                              "import torch.distributed as dist\n", "HCCL timeout\n");
   CHECK(d.route == "distributed");
   CHECK(d.distributed_score >= 6);
-  const Route c = route_case("test/test_ops.py", "from torch.testing._internal.common_methods_invocations import op_db\n", "");
+  const Route c =
+      route_case("test/test_ops.py",
+                 "from torch.testing._internal.common_methods_invocations import op_db\n", "");
   CHECK(c.route == "core");
   CHECK(c.evidence.size() >= 2);
   const Route none = route_case("test/test_misc.py", "import os\n", "");
@@ -89,20 +93,24 @@ TEST_CASE("analysis: routing weighs path, imports and log, with evidence") {
 }
 
 TEST_CASE("analysis: rules decide by priority and keep their evidence line") {
-  const std::map<std::string, std::string> wt = {{"pytorch", "/w/pytorch"}, {"torch_npu", "/w/torch_npu"},
-                                                 {"op_plugin", "/w/op_plugin"}};
+  const std::map<std::string, std::string> wt = {
+      {"pytorch", "/w/pytorch"}, {"torch_npu", "/w/torch_npu"}, {"op_plugin", "/w/op_plugin"}};
   const auto d = match_rules(
-      "Traceback (most recent call last):\n  File \"/w/op_plugin/op_plugin/ops.py\", line 12, in dispatch\n"
-      "NotImplementedError: Could not run 'aten::add.Tensor' with arguments from the 'PrivateUse1' backend.\n",
+      "Traceback (most recent call last):\n  File \"/w/op_plugin/op_plugin/ops.py\", line 12, in "
+      "dispatch\n"
+      "NotImplementedError: Could not run 'aten::add.Tensor' with arguments from the 'PrivateUse1' "
+      "backend.\n",
       wt, "test/test_ops.py");
   REQUIRE_FALSE(d.empty());
   CHECK(d.front().rule == "IPL-D001");
   CHECK(d.front().op == "aten::add.Tensor");
   CHECK(d.front().evidence.front().line == 3);
-  const auto e = match_rules("ModuleNotFoundError: No module named 'torch_npu'\nAssertionError\n", wt, "t.py");
+  const auto e =
+      match_rules("ModuleNotFoundError: No module named 'torch_npu'\nAssertionError\n", wt, "t.py");
   CHECK(e.front().cls == "environment-build");
   const auto u = match_rules(
-      "Traceback (most recent call last):\n  File \"/w/pytorch/test/test_x.py\", line 5, in test_a\n"
+      "Traceback (most recent call last):\n  File \"/w/pytorch/test/test_x.py\", line 5, in "
+      "test_a\n"
       "  File \"/w/pytorch/torch/functional.py\", line 40, in f\nAssertionError: bad\n",
       wt, "test/test_x.py");
   CHECK(u.front().cls == "upstream-problem");

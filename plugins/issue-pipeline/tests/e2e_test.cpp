@@ -57,7 +57,8 @@ struct Fixture {
     root = fs::temp_directory_path() /
            ("ipl_e2e_" + std::to_string(::getpid()) + "_" + std::to_string(++n));
     fs::remove_all(root);
-    const int rc = std::system(("sh '" + kFixture + "' '" + root.string() + "' >/dev/null").c_str());
+    const int rc =
+        std::system(("sh '" + kFixture + "' '" + root.string() + "' >/dev/null").c_str());
     REQUIRE(rc == 0);
   }
   ~Fixture() { fs::remove_all(root); }
@@ -66,8 +67,10 @@ struct Fixture {
   json base(const std::string& test = kTest) const {
     return json{{"case", test},
                 {"workspace", ws()},
-                {"repos", {{"pytorch", repo("pytorch")}, {"torch_npu", repo("torch_npu")},
-                           {"op_plugin", repo("op_plugin")}}},
+                {"repos",
+                 {{"pytorch", repo("pytorch")},
+                  {"torch_npu", repo("torch_npu")},
+                  {"op_plugin", repo("op_plugin")}}},
                 {"python", (root / "bin" / "python").string()},
                 {"log", (root / "ci.log").string()}};
   }
@@ -76,7 +79,8 @@ struct Fixture {
     std::string s;
     for (const char* r : {"pytorch", "torch_npu", "op_plugin"}) {
       s += sh("git -C '" + repo(r) + "' status --porcelain; git -C '" + repo(r) +
-              "' branch --list; git -C '" + repo(r) + "' worktree list --porcelain | grep -c worktree");
+              "' branch --list; git -C '" + repo(r) +
+              "' worktree list --porcelain | grep -c worktree");
     }
     return s;
   }
@@ -96,9 +100,9 @@ Run run_skill(const Fixture& fx, const json& input, const std::string& env = "")
   const fs::path dir = fx.root / ("call" + std::to_string(++calls));
   fs::create_directories(dir);
   std::ofstream(dir / "in.json") << input.dump();
-  const std::string cmd = env + " '" + kBin + "' run issue-pipeline -q --input '" +
-                          (dir / "in.json").string() + "' --output '" + (dir / "out.json").string() +
-                          "' > '" + (dir / "stdout").string() + "' 2>&1";
+  const std::string cmd =
+      env + " '" + kBin + "' run issue-pipeline -q --input '" + (dir / "in.json").string() +
+      "' --output '" + (dir / "out.json").string() + "' > '" + (dir / "stdout").string() + "' 2>&1";
   const int status = std::system(cmd.c_str());
   Run r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -171,9 +175,10 @@ class PrServer {
       }
       ++count_;
       const std::string body = "{\"number\":7,\"html_url\":\"http://127.0.0.1/pr/7\"}";
-      const std::string resp = "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
-                               "Content-Length: " + std::to_string(body.size()) +
-                               "\r\nConnection: close\r\n\r\n" + body;
+      const std::string resp =
+          "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\n"
+          "Content-Length: " +
+          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
       (void)!::send(c, resp.data(), resp.size(), 0);
       ::close(c);
     }
@@ -189,8 +194,8 @@ class PrServer {
 
 // Starts the CLI, waits until the fixture's python wrapper or git hook pauses (the hold file),
 // kills the CLI with SIGKILL, then lets the paused child go.
-void run_and_kill(const Fixture& fx, const json& input) {
-  const fs::path hold = fx.root / "hold";
+void run_and_kill(const Fixture& fx, const json& input, const std::string& hold_name) {
+  const fs::path hold = fx.root / hold_name;
   const fs::path entered = fx.root / "entered";
   std::ofstream(hold) << "1";
   fs::remove(entered);
@@ -228,23 +233,26 @@ void run_and_kill(const Fixture& fx, const json& input) {
 void kill_and_resume(const std::string& step) {
   Fixture fx;
   const json base = fx.base();
-  const std::vector<std::string> steps = {"env", "reproduce", "diagnose", "fix", "verify", "deliver"};
+  const std::vector<std::string> steps = {"env", "reproduce", "diagnose",
+                                          "fix", "verify",    "deliver"};
   const auto pos = std::find(steps.begin(), steps.end(), step) - steps.begin();
   for (long i = 0; i < pos; ++i) {
     json in = with_step(base, "next");
-    if (steps[static_cast<size_t>(i)] == "fix") in["patch"] = {{"op_plugin", (fx.root / "fix.patch").string()}};
+    if (steps[static_cast<size_t>(i)] == "fix")
+      in["patch"] = {{"op_plugin", (fx.root / "fix.patch").string()}};
     const Run r = run_skill(fx, in);
     REQUIRE(r.exit_code == 0);
   }
   const json before = pos > 0 ? fx.state(kCase) : json();
   json in = with_step(base, "next");
   if (step == "fix") in["patch"] = {{"op_plugin", (fx.root / "fix.patch").string()}};
-  run_and_kill(fx, in);
+  // env is killed inside 'git worktree add' (post-checkout hook), deliver inside 'git commit'
+  // (pre-commit hook), the others while their Python test command runs.
+  run_and_kill(fx, in, step == "env" || step == "deliver" ? "hold_git" : "hold");
   const json killed = fx.state(kCase);
   CHECK(killed["steps"][step]["status"] == "running");
-  // The command it was running is on record with its output file (env may be killed in the
-  // shared checks, which shared_env.json records, before its own first command).
-  if (step != "env") CHECK_FALSE(killed["steps"][step]["commands"].empty());
+  // The command it was running is on record with its output file.
+  CHECK_FALSE(killed["steps"][step]["commands"].empty());
   const Run again = run_skill(fx, in);
   INFO(again.stderr_text);
   REQUIRE(again.exit_code == 0);
@@ -252,6 +260,10 @@ void kill_and_resume(const std::string& step) {
   CHECK(after["steps"][step]["status"] == "done");
   CHECK(after["steps"][step]["attempts"] == 2);
   CHECK(after["steps"][step]["interrupted"].size() == 1);
+  if (step == "env") {
+    // The worktree the killed run made is reused, not made twice.
+    CHECK(after["steps"]["env"]["result"]["worktrees"]["pytorch"]["reused"] == true);
+  }
   CHECK(again.output["ran"] == json::array({step}));
   for (long i = 0; i < pos; ++i) {
     const std::string& s = steps[static_cast<size_t>(i)];
@@ -267,7 +279,8 @@ void kill_and_resume(const std::string& step) {
   INFO(end.stderr_text);
   CHECK(end.exit_code == 0);
   CHECK(end.output["complete"] == true);
-  CHECK(sh("git -C '" + fx.ws() + "/" + kCase + "/worktrees/op_plugin' log --format=%s | wc -l") == "2\n");
+  CHECK(sh("git -C '" + fx.ws() + "/" + kCase + "/worktrees/op_plugin' log --format=%s | wc -l") ==
+        "2\n");
 }
 
 }  // namespace
@@ -293,7 +306,8 @@ TEST_CASE("e2e: a case goes through every step to a commit and a PR request") {
   const Run diag = run_skill(fx, in);
   REQUIRE(diag.exit_code == 0);
   CHECK(diag.output["diagnosis"]["class"] == "missing-dispatch");
-  CHECK_THAT(diag.output["diagnosis"]["decided_by"].get<std::string>(), Catch::Contains("IPL-D001"));
+  CHECK_THAT(diag.output["diagnosis"]["decided_by"].get<std::string>(),
+             Catch::Contains("IPL-D001"));
   bool names_ops = false;
   for (const auto& c : diag.output["diagnosis"]["candidates"]) {
     if (c["repo"] == "op_plugin" && c["file"] == "op_plugin/ops.py") names_ops = true;
@@ -311,9 +325,12 @@ TEST_CASE("e2e: a case goes through every step to a commit and a PR request") {
   REQUIRE(ver.exit_code == 0);
   CHECK(ver.output["verified"] == true);
 
-  in["pr"] = {{"op_plugin", {{"provider", "github"},
-                             {"api_url", "http://127.0.0.1:" + std::to_string(server.port())},
-                             {"owner", "Ascend"}, {"repo", "op-plugin"}, {"base", "master"}}}};
+  in["pr"] = {{"op_plugin",
+               {{"provider", "github"},
+                {"api_url", "http://127.0.0.1:" + std::to_string(server.port())},
+                {"owner", "Ascend"},
+                {"repo", "op-plugin"},
+                {"base", "master"}}}};
   const Run del = run_skill(fx, in, "GITHUB_TOKEN=t0ken-for-test");
   INFO(del.stderr_text);
   REQUIRE(del.exit_code == 0);
@@ -383,7 +400,8 @@ TEST_CASE("e2e: a batch of 10 with one broken case, shared env prepared once, su
   CHECK(version_runs == 1);
   const std::string table = slurp(fx.ws() + "/batch_summary.md");
   CHECK_THAT(table, Catch::Contains("test_missing"));
-  CHECK_THAT(table, Catch::Contains("error: case test_test_batch_0.py__TestBatch0__test_missing, step env"));
+  CHECK_THAT(table, Catch::Contains(
+                        "error: case test_test_batch_0.py__TestBatch0__test_missing, step env"));
   int complete_rows = 0;
   std::istringstream lines(table);
   std::string l;
@@ -391,7 +409,8 @@ TEST_CASE("e2e: a batch of 10 with one broken case, shared env prepared once, su
     if (l.find("| complete |") != std::string::npos) ++complete_rows;
   }
   CHECK(complete_rows == 9);
-  CHECK(sh("git -C '" + fx.repo("op_plugin") + "' branch --list 'issue-pipeline/*' | wc -l") == "9\n");
+  CHECK(sh("git -C '" + fx.repo("op_plugin") + "' branch --list 'issue-pipeline/*' | wc -l") ==
+        "9\n");
 }
 
 TEST_CASE("e2e: bad inputs give clear errors and leave the repositories as they were") {
@@ -406,7 +425,8 @@ TEST_CASE("e2e: bad inputs give clear errors and leave the repositories as they 
     CHECK_THAT(r.stderr_text, Catch::Contains("does not exist"));
   }
   SECTION("dirty worktree") {
-    std::ofstream(fx.root / "op_plugin" / "op_plugin" / "ops.py", std::ios::app) << "# local edit\n";
+    std::ofstream(fx.root / "op_plugin" / "op_plugin" / "ops.py", std::ios::app)
+        << "# local edit\n";
     const std::string dirty = fx.repos_snapshot();
     const Run r = run_skill(fx, with_step(fx.base(), "next"));
     CHECK(r.exit_code != 0);
@@ -474,7 +494,8 @@ TEST_CASE("e2e: status reads a case, reset puts a step and the later ones back t
   CHECK(rr.output["steps"]["deliver"]["status"] == "pending");
   const json st = fx.state(kCase);
   CHECK(st["steps"]["verify"]["previous"].size() == 1);
-  const Run unknown = run_skill(fx, with_step(fx.base("test/test_ops.py::TestAdd::test_sub"), "status"));
+  const Run unknown =
+      run_skill(fx, with_step(fx.base("test/test_ops.py::TestAdd::test_sub"), "status"));
   CHECK(unknown.exit_code != 0);
   CHECK_THAT(unknown.stderr_text, Catch::Contains("no case"));
 }

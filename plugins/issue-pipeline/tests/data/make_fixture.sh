@@ -2,12 +2,17 @@
 # Builds three small git repositories standing in for pytorch, torch_npu and op-plugin under $1,
 # with a real failing unittest (op-plugin lacks the kernel registration for "add"), a CI log of
 # that failure, a fix patch, a patch that breaks a neighbour, and a python wrapper plus git hooks
-# that pause while $1/hold exists (the tests kill the pipeline there).
+# that pause while $1/hold or $1/hold_git exists (the tests kill the pipeline there).
 set -eu
 root=$1
 mkdir -p "$root"
 root=$(cd "$root" && pwd)
-hold='if [ -e "'"$root"'/hold" ]; then touch "'"$root"'/entered"; while [ -e "'"$root"'/hold" ]; do sleep 0.05; done; fi'
+# $1/hold pauses the python wrapper, $1/hold_git the git hooks (post-checkout, pre-commit).
+pause() {
+  echo 'if [ -e "'"$root/$1"'" ]; then touch "'"$root"'/entered"; while [ -e "'"$root/$1"'" ]; do sleep 0.05; done; fi'
+}
+hold=$(pause hold)
+hold_git=$(pause hold_git)
 
 mkdir -p "$root/bin"
 printf '#!/bin/sh\n%s\nexec /usr/bin/python3 "$@"\n' "$hold" > "$root/bin/python"
@@ -83,7 +88,7 @@ if __name__ == "__main__":
 PY
 echo '"""Stand-in for the torch package."""' > "$p/torch/__init__.py"
 commit "$p" "pytorch 2.7.1 stand-in"
-printf '#!/bin/sh\n%s\n' "$hold" > "$p/.git/hooks/post-checkout"
+printf '#!/bin/sh\n%s\n' "$hold_git" > "$p/.git/hooks/post-checkout"
 chmod +x "$p/.git/hooks/post-checkout"
 
 # torch_npu
@@ -156,7 +161,7 @@ cat > "$o/.gitcode/PULL_REQUEST_TEMPLATE.md" <<'MD'
 - [ ] 已自测
 MD
 commit "$o" "op-plugin stand-in"
-printf '#!/bin/sh\n%s\n' "$hold" > "$o/.git/hooks/pre-commit"
+printf '#!/bin/sh\n%s\n' "$hold_git" > "$o/.git/hooks/pre-commit"
 chmod +x "$o/.git/hooks/pre-commit"
 
 # The CI log of the failure, as a torch_npu CI job would print it.
