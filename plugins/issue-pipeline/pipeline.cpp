@@ -959,7 +959,7 @@ void CaseRunner::step_diagnose() {
   if (!unavailable.empty()) {
     notes.push_back(
         "could not consult: " + join(unavailable.get<std::vector<std::string>>(), "; ") +
-        ". The conclusion rests on the local rules and the other skills");
+        " (the conclusion rests on the local rules and the skills that answered)");
   }
   // Candidate files: the NPU-side frames of the traceback (innermost first), then where the
   // operator is registered or named.

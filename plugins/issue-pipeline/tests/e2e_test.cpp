@@ -314,7 +314,17 @@ TEST_CASE("e2e: a case goes through every step to a commit and a PR request") {
   }
   CHECK(names_ops);
   const json d = fx.state(kCase)["steps"]["diagnose"]["result"];
-  CHECK(d["consulted"].size() >= 1);  // each callee recorded, registered or not
+  // Each callee is recorded, registered or not; one that answered is compared with the rules.
+  REQUIRE(d["consulted"].size() >= 2);
+  for (const auto& c : d["consulted"]) {
+    const std::string status = c["status"];
+    CHECK((status == "ok" || status == "not registered" || status == "failed" ||
+           status == "not needed"));
+    if (status == "ok" && c["skill"] == "npu-graph-diagnose") CHECK(c["agreement"] == "agrees");
+    if (status == "not registered") {
+      CHECK_THAT(d["notes"].dump(), Catch::Contains("could not consult"));
+    }
+  }
   CHECK(d["related_tests"].size() == 1);
 
   in["patch"] = {{"op_plugin", (fx.root / "fix.patch").string()}};
