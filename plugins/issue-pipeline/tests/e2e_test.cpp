@@ -509,3 +509,25 @@ TEST_CASE("e2e: status reads a case, reset puts a step and the later ones back t
   CHECK(unknown.exit_code != 0);
   CHECK_THAT(unknown.stderr_text, Catch::Contains("no case"));
 }
+
+TEST_CASE("e2e: a test not applicable to NPU is delivered as a disabled-list entry") {
+  Fixture fx;
+  json in = with_step(fx.base("test/test_cuda_only.py::TestCudaOnly::test_cudnn_flag"), "all");
+  in.erase("log");
+  const Run r = run_skill(fx, in);
+  INFO(r.stderr_text);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output["diagnosis"]["class"] == "not-applicable");
+  CHECK(r.output["complete"] == true);
+  const std::string id = "test_test_cuda_only.py__TestCudaOnly__test_cudnn_flag";
+  const json st = fx.state(id);
+  CHECK(st["steps"]["fix"]["result"]["kind"] == "disable");
+  CHECK(st["steps"]["verify"]["result"]["skipped"] == true);
+  const std::string list =
+      slurp(fx.ws() + "/" + id + "/worktrees/torch_npu/test/npu_disabled_upstream_tests.yaml");
+  CHECK_THAT(list,
+             Catch::Contains("- test: test/test_cuda_only.py::TestCudaOnly::test_cudnn_flag"));
+  CHECK_THAT(list, Catch::Contains("IPL-N001"));
+  CHECK_THAT(sh("git -C '" + fx.repo("torch_npu") + "' log -1 --format=%s issue-pipeline/" + id),
+             Catch::Contains("Disable test/test_cuda_only.py::TestCudaOnly::test_cudnn_flag"));
+}

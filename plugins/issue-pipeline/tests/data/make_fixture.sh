@@ -86,6 +86,18 @@ class TestHang(unittest.TestCase):
 if __name__ == "__main__":
     unittest.main()
 PY
+cat > "$p/test/test_cuda_only.py" <<'PY'
+import unittest
+
+
+class TestCudaOnly(unittest.TestCase):
+    def test_cudnn_flag(self):
+        raise AssertionError("Torch not compiled with CUDA enabled")
+
+
+if __name__ == "__main__":
+    unittest.main()
+PY
 echo '"""Stand-in for the torch package."""' > "$p/torch/__init__.py"
 commit "$p" "pytorch 2.7.1 stand-in"
 printf '#!/bin/sh\n%s\n' "$hold_git" > "$p/.git/hooks/post-checkout"
