@@ -6,12 +6,15 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
+#include <filesystem>
+#include <optional>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <sstream>
 
+#include "cli/config_file.hpp"
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
 #include "cli/worker.hpp"
@@ -375,12 +378,51 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   return transport::run_http(server, http);
 }
 
+// What the host will use, after the config file and the command line are merged.
+int cmd_config(const GlobalOptions& g, const HostConfig& config, const RuntimeOptions& ro) {
+  nlohmann::json out;
+  out["config_file"] = config.file.empty() ? nlohmann::json(nullptr)
+                                           : nlohmann::json(config.file.string());
+  out["plugin_paths"] = ro.plugin_paths;
+  out["default_plugins"] = ro.default_plugins;
+  out["skills_dirs"] = ro.skills_dirs;
+  out["threads"] = ro.executor.pool_size;
+  out["isolation"] = ro.isolation;
+  out["worker_memory_mb"] = ro.worker.memory_limit_mb;
+  out["log_level"] = g.log_level;
+  out["max_call_depth"] = ro.executor.max_depth;
+  out["deadlines"] = {{"default_ms", ro.executor.default_timeout.count()},
+                      {"grace_ms", ro.executor.grace.count()},
+                      {"skills", nlohmann::json::object()}};
+  for (const auto& [skill, ms] : ro.executor.skill_timeouts) {
+    out["deadlines"]["skills"][skill] = ms.count();
+  }
+  nlohmann::json plugins = nlohmann::json::object();
+  for (const auto& [name, mode] : ro.plugin_isolation) plugins[name]["isolation"] = mode;
+  for (const auto& [name, settings] : ro.plugin_settings) plugins[name]["settings"] = settings;
+  out["plugins"] = plugins;
+  if (g.json) {
+    std::cout << out.dump(2) << "\n";
+    return kExitOk;
+  }
+  std::cout << "config file: "
+            << (config.file.empty() ? std::string("(none)") : config.file.string()) << "\n";
+  for (const auto& [key, value] : out.items()) {
+    if (key == "config_file") continue;
+    std::cout << key << ": " << value.dump() << "\n";
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
   CLI::App app{"skillrt: agent skill runtime for PyTorch on Ascend NPU", "skillrt"};
   app.require_subcommand(1);
   GlobalOptions g;
+  std::string config_path;
+  app.add_option("--config", config_path,
+                 "Host config file (YAML; default ~/.config/skillrt/config.yaml when present)");
   app.add_option("--plugin-path", g.plugin_paths,
                  "Extra plugin directory or file (repeatable; also SKILLRT_PLUGIN_PATH)");
   app.add_flag("--no-default-plugins", g.no_default_plugins,
@@ -423,6 +465,9 @@ int run(int argc, char** argv) {
   auto* plugins = app.add_subcommand("plugins", "List plugin files, versions and load errors");
   plugins->add_flag("--json", g.json, "Print JSON");
   auto* version = app.add_subcommand("version", "Print the skillrt and ABI versions");
+  auto* config_cmd =
+      app.add_subcommand("config", "Show the effective host configuration and where it came from");
+  config_cmd->add_flag("--json", g.json, "Print JSON");
   ServeOptions serve_opts;
   auto* serve = app.add_subcommand("serve", "Serve every skill as an MCP tool (stdio by default)");
   serve->add_option("--http", serve_opts.http,
@@ -483,14 +528,47 @@ int run(int argc, char** argv) {
     return kExitOk;
   }
 
+  // The config file fills what the command line left unset; lists are searched after the
+  // command line's entries.
+  HostConfig config;
+  std::optional<std::filesystem::path> config_file;
+  if (app.count("--config") > 0) {
+    config_file = config_path;
+  } else {
+    config_file = default_config_path();
+  }
+  if (config_file) {
+    auto loaded = load_host_config(*config_file);
+    if (!loaded) {
+      std::cerr << "skillrt: " << loaded.error().message << "\n";
+      return kExitUsage;
+    }
+    config = std::move(*loaded);
+  }
+  if (app.count("--log-level") == 0 && config.log_level) {
+    if (auto logging = setup_logging(*config.log_level); logging) g.log_level = *config.log_level;
+  }
   RuntimeOptions ro;
   ro.plugin_paths = g.plugin_paths;
-  ro.default_plugins = !g.no_default_plugins;
+  ro.plugin_paths.insert(ro.plugin_paths.end(), config.plugin_paths.begin(),
+                         config.plugin_paths.end());
+  ro.default_plugins = !g.no_default_plugins && config.default_plugins.value_or(true);
   ro.skills_dirs = skills_dirs;
-  ro.isolation = isolation;
-  ro.worker.memory_limit_mb = worker_memory_mb;
+  ro.skills_dirs.insert(ro.skills_dirs.end(), config.skills_dirs.begin(),
+                        config.skills_dirs.end());
+  ro.isolation = app.count("--isolation") > 0 ? isolation : config.isolation.value_or(isolation);
+  ro.plugin_isolation = config.plugin_isolation;
+  ro.plugin_settings = config.plugin_settings;
+  ro.worker.memory_limit_mb = app.count("--worker-memory-mb") > 0
+                                  ? worker_memory_mb
+                                  : config.worker_memory_mb.value_or(worker_memory_mb);
   ro.worker.log_level = g.log_level;
-  ro.executor.pool_size = g.threads;
+  ro.executor.pool_size = app.count("--threads") > 0 ? g.threads : config.threads.value_or(0);
+  if (config.default_deadline) ro.executor.default_timeout = *config.default_deadline;
+  if (config.grace) ro.executor.grace = *config.grace;
+  if (config.max_call_depth) ro.executor.max_depth = *config.max_call_depth;
+  ro.executor.skill_timeouts.insert(config.skill_deadlines.begin(), config.skill_deadlines.end());
+  if (*config_cmd) return cmd_config(g, config, ro);
   Runtime rt(ro);
   int code = kExitOk;
   if (*list) code = cmd_list(rt, g);

@@ -40,6 +40,9 @@ Runtime::Runtime(const RuntimeOptions& options)
     if (auto it = options.plugin_isolation.find(file.stem().string());
         it != options.plugin_isolation.end()) {
       mode = it->second;
+    } else if (auto any = options.plugin_isolation.find("*");
+               any != options.plugin_isolation.end()) {
+      mode = any->second;
     }
     if (mode == "process") return true;
     if (mode == "in-process") return false;
@@ -50,6 +53,8 @@ Runtime::Runtime(const RuntimeOptions& options)
     if (auto it = options.plugin_settings.find(record.file.stem().string());
         it != options.plugin_settings.end()) {
       settings = it->second;
+    } else if (auto any = options.plugin_settings.find("*"); any != options.plugin_settings.end()) {
+      settings = any->second;
     }
     auto client = std::make_shared<exec::WorkerClient>(record.file, settings, options.worker);
     return client->load(record);

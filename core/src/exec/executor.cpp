@@ -168,6 +168,10 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlo
 Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& options) const {
   std::chrono::milliseconds timeout = impl_->options.default_timeout;
   if (skill.default_timeout_ms > 0) timeout = std::chrono::milliseconds(skill.default_timeout_ms);
+  if (auto it = impl_->options.skill_timeouts.find(skill.name);
+      it != impl_->options.skill_timeouts.end()) {
+    timeout = it->second;
+  }
   if (options.timeout) timeout = *options.timeout;
   auto deadline = Clock::now() + timeout;
   if (options.deadline && *options.deadline < deadline) deadline = *options.deadline;

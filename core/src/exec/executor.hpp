@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -62,6 +63,8 @@ class Executor {
     std::chrono::milliseconds default_timeout{std::chrono::minutes(5)};
     std::chrono::milliseconds grace{std::chrono::seconds(2)};
     size_t max_depth = 8;
+    // Per-skill deadlines from the host config; they replace what the skill declares.
+    std::map<std::string, std::chrono::milliseconds, std::less<>> skill_timeouts;
   };
   using RouteFn = std::function<Result<nlohmann::json>(std::string_view text)>;
 

@@ -54,7 +54,7 @@ nlohmann::json plugin_json(const plugin::PluginRecord& r) {
   nlohmann::json abi = nullptr;
   if (r.abi_major >= 0) abi = std::to_string(r.abi_major) + "." + std::to_string(r.abi_minor);
   return {{"file", r.file.string()}, {"name", r.name},     {"version", r.version},
-          {"abi", abi},              {"loaded", r.loaded}, {"builtin", r.builtin},
+          {"abi", abi},              {"loaded", r.loaded}, {"builtin", r.builtin}, {"isolated", r.isolated},
           {"skills", r.skills},      {"errors", r.errors}};
 }
 
