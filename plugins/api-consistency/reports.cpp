@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "detail/files.hpp"
+#include "plugin_io/report_text.hpp"
 
 namespace skillrt::apic {
 namespace {
@@ -23,37 +24,6 @@ std::string text(const Json& j) {
     return buf;
   }
   return j.dump();
-}
-
-std::string esc(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-// Markdown table cells must not break the row.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
 }
 
 const char* kMetricKeys[] = {"max_abs_error",  "mean_abs_error", "max_rel_error",
@@ -86,7 +56,8 @@ void tensor_section(std::ostringstream& o, const Json& t) {
     << text(m["inf"]["position_mismatches"]) << " |\n\n";
   o << "| standard | verdict | reason |\n|---|---|---|\n";
   for (const auto& [name, s] : t["standards"].items()) {
-    o << "| " << name << " | " << text(s["verdict"]) << " | " << cell(text(s["reason"])) << " |\n";
+    o << "| " << name << " | " << text(s["verdict"]) << " | "
+      << plugin_io::markdown_cell(text(s["reason"])) << " |\n";
   }
   if (!t["worst"].empty()) {
     o << "\nWorst elements:\n\n| index | expected | actual | abs error | rel error |\n"
@@ -127,8 +98,10 @@ std::string render_conclusion_md(const Json& c) {
   for (const auto& r : tr["rules_fired"]) {
     for (const auto& cond : r["conditions"]) {
       o << "| " << text(r["id"]) << " | " << text(r["pass"]) << " | `"
-        << cell(text(cond["condition"])) << "` | " << cell(text(cond["value"])) << " | "
-        << cell(cond.contains("evidence") ? text(cond["evidence"]) : "") << " |\n";
+        << plugin_io::markdown_cell(text(cond["condition"])) << "` | "
+        << plugin_io::markdown_cell(text(cond["value"])) << " | "
+        << plugin_io::markdown_cell(cond.contains("evidence") ? text(cond["evidence"]) : "")
+        << " |\n";
     }
   }
   o << "\n## 比对 (comparison)\n\n";
@@ -190,26 +163,29 @@ std::string render_reproduction_md(const Json& c) {
 std::string render_case_html(const Json& c) {
   std::ostringstream o;
   const std::string title = c.value("api", c.value("id", "case"));
-  o << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << esc(title)
+  o << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" << plugin_io::html_escape(title)
     << "</title><style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
        "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;font-size:13px}"
        ".fail{color:#b00}.pass{color:#070}</style></head><body>";
-  o << "<h1>" << esc(title) << "</h1>";
+  o << "<h1>" << plugin_io::html_escape(title) << "</h1>";
   if (c.value("status", "") == "error") {
-    o << "<p class=\"fail\">case error: " << esc(text(c["error"])) << "</p></body></html>";
+    o << "<p class=\"fail\">case error: " << plugin_io::html_escape(text(c["error"]))
+      << "</p></body></html>";
     return o.str();
   }
   const Json& tr = c["triage"];
-  o << "<p><b>exit:</b> " << esc(text(tr["exit"])) << " (" << esc(text(tr["cause"]))
-    << ") &middot; <b>symptom:</b> " << esc(text(tr["symptom"])) << " &middot; <b>rule:</b> "
-    << esc(text(tr["decided_by"])) << "</p><p>" << esc(text(tr["conclusion"])) << "</p>";
+  o << "<p><b>exit:</b> " << plugin_io::html_escape(text(tr["exit"])) << " ("
+    << plugin_io::html_escape(text(tr["cause"])) << ") &middot; <b>symptom:</b> "
+    << plugin_io::html_escape(text(tr["symptom"])) << " &middot; <b>rule:</b> "
+    << plugin_io::html_escape(text(tr["decided_by"])) << "</p><p>"
+    << plugin_io::html_escape(text(tr["conclusion"])) << "</p>";
   for (const auto& t : c["tensors"]) {
     const std::string verdict = text(t["verdict"]);
-    o << "<h2>" << esc(t.value("name", "output")) << " <span class=\""
-      << (verdict == "pass" ? "pass" : "fail") << "\">" << esc(verdict) << "</span></h2><p>"
-      << esc(text(t["decided_by"])) << "</p>";
+    o << "<h2>" << plugin_io::html_escape(t.value("name", "output")) << " <span class=\""
+      << (verdict == "pass" ? "pass" : "fail") << "\">" << plugin_io::html_escape(verdict)
+      << "</span></h2><p>" << plugin_io::html_escape(text(t["decided_by"])) << "</p>";
     if (!t.contains("histogram")) {
-      o << "<p>" << esc(text(t["message"])) << "</p>";
+      o << "<p>" << plugin_io::html_escape(text(t["message"])) << "</p>";
       continue;
     }
     // Error histogram: one bar per binary exponent of |actual - expected|, zero errors first.
@@ -236,11 +212,11 @@ std::string render_case_html(const Json& c) {
       const int bh = static_cast<int>(frac * hgt);
       const int x = 40 + static_cast<int>(i) * bw;
       o << "<rect x=\"" << x << "\" y=\"" << hgt - bh << "\" width=\"" << bw - 2 << "\" height=\""
-        << bh << "\" fill=\"#4a7ab5\"><title>|err| in [" << esc(bars[i].first)
+        << bh << "\" fill=\"#4a7ab5\"><title>|err| in [" << plugin_io::html_escape(bars[i].first)
         << ", x2): " << bars[i].second << "</title></rect>";
       if (i % 4 == 0) {
         o << "<text x=\"" << x << "\" y=\"" << hgt + 15 << "\" font-size=\"10\">"
-          << esc(bars[i].first) << "</text>";
+          << plugin_io::html_escape(bars[i].first) << "</text>";
       }
     }
     o << "<text x=\"40\" y=\"" << hgt + 35
@@ -265,23 +241,26 @@ std::string render_case_html(const Json& c) {
     for (const auto& wv : t["worst"]) {
       const int x = 40 + static_cast<int>(wv["flat_index"].get<double>() / count * segs * 13);
       o << "<circle cx=\"" << x << "\" cy=\"80\" r=\"4\" fill=\"#b00\"><title>index "
-        << esc(text(wv["index"])) << ": |err| " << esc(text(wv["abs_error"]))
-        << "</title></circle>";
+        << plugin_io::html_escape(text(wv["index"])) << ": |err| "
+        << plugin_io::html_escape(text(wv["abs_error"])) << "</title></circle>";
     }
     o << "<text x=\"40\" y=\"110\" font-size=\"11\">flattened position (C order), darker = larger "
          "max |err|; dots = worst elements</text></svg>";
     o << "<table><tr><th>metric</th><th>value</th></tr>";
     for (const char* k : kMetricKeys) {
-      o << "<tr><td>" << k << "</td><td>" << esc(text(t["metrics"][k])) << "</td></tr>";
+      o << "<tr><td>" << k << "</td><td>" << plugin_io::html_escape(text(t["metrics"][k]))
+        << "</td></tr>";
     }
     o << "</table>";
   }
   o << "<h2>rules fired</h2><ul>";
   for (const auto& r : tr["rules_fired"]) {
-    o << "<li>" << esc(text(r["id"])) << " (pass " << text(r["pass"]) << ")<ul>";
+    o << "<li>" << plugin_io::html_escape(text(r["id"])) << " (pass " << text(r["pass"]) << ")<ul>";
     for (const auto& cond : r["conditions"]) {
-      o << "<li><code>" << esc(text(cond["condition"])) << "</code> = " << esc(text(cond["value"]));
-      if (cond.contains("evidence")) o << " &mdash; " << esc(text(cond["evidence"]));
+      o << "<li><code>" << plugin_io::html_escape(text(cond["condition"]))
+        << "</code> = " << plugin_io::html_escape(text(cond["value"]));
+      if (cond.contains("evidence"))
+        o << " &mdash; " << plugin_io::html_escape(text(cond["evidence"]));
       o << "</li>";
     }
     o << "</ul></li>";

@@ -16,6 +16,7 @@
 #include "detail/files.hpp"
 #include "detail/http.hpp"
 #include "detail/process.hpp"
+#include "plugin_io/atomic_file.hpp"
 
 namespace skillrt::issue_pipeline {
 
@@ -105,7 +106,7 @@ class SharedEnv {
     std::lock_guard<std::mutex> lock(mu_);
     if (!done_ || error_) return;
     env_["used_by"] = Json(std::vector<std::string>(users_.begin(), users_.end()));
-    detail::write_atomic((s_.workspace / "shared_env.json").string(), env_.dump(2) + "\n");
+    plugin_io::write_file_atomic((s_.workspace / "shared_env.json").string(), env_.dump(2) + "\n");
   }
 
   std::mutex& repo_mutex(const std::string& repo) { return repo_mu_[repo]; }
@@ -243,7 +244,7 @@ class SharedEnv {
     }
     env_["python"] = Json{{"command", s_.python}, {"version", trim(py.out)}};
     env_["commands"] = commands_;
-    detail::write_atomic((s_.workspace / "shared_env.json").string(), env_.dump(2) + "\n");
+    plugin_io::write_file_atomic((s_.workspace / "shared_env.json").string(), env_.dump(2) + "\n");
   }
 
   void check_versions() {
@@ -348,7 +349,7 @@ class CaseRunner {
   Json& st(const std::string& step) { return state_["steps"][step]; }
   void save() {
     state_["updated_at"] = now_utc();
-    detail::write_atomic((dir_ / "state.json").string(), state_.dump(2) + "\n");
+    plugin_io::write_file_atomic((dir_ / "state.json").string(), state_.dump(2) + "\n");
   }
   void event(const std::string& what) {
     state_["history"].push_back(Json{{"at", now_utc()}, {"event", what}});
@@ -609,7 +610,7 @@ void CaseRunner::load_or_create() {
   if (in_.contains("log")) {
     std::string source;
     const std::string log = text_or_file(in_["log"], &source);
-    detail::write_atomic((dir_ / "ci.log").string(), log);
+    plugin_io::write_file_atomic((dir_ / "ci.log").string(), log);
     state_["log"] = Json{{"source", source},
                          {"copy", (dir_ / "ci.log").string()},
                          {"signature", to_json(failure_signature(log))}};
@@ -1057,7 +1058,7 @@ void CaseRunner::step_fix() {
     for (auto it = patch.begin(); it != patch.end(); ++it) {
       const std::string text = text_or_file(it.value().get<std::string>(), nullptr);
       const std::string file = (dir_ / "fix" / (it.key() + ".input.patch")).string();
-      detail::write_atomic(file, text);
+      plugin_io::write_file_atomic(file, text);
       files[it.key()] = file;
     }
     // Check every repository first: a patch set applies entirely or not at all.
@@ -1105,7 +1106,7 @@ void CaseRunner::step_fix() {
     const CmdResult diff = git("fix", "diff", wt, {"diff", "--cached"});
     fs::create_directories(dir_ / "fix");
     const std::string diff_file = (dir_ / "fix" / (repo + ".diff")).string();
-    detail::write_atomic(diff_file, diff.output);
+    plugin_io::write_file_atomic(diff_file, diff.output);
     std::vector<std::string> py;
     for (const auto& f : files) {
       std::error_code ec;
@@ -1345,7 +1346,7 @@ void CaseRunner::step_deliver() {
       existing += marker + "  reason: " + quoted_reason.dump() +
                   "\n  evidence: " + quoted_evidence.dump() + "\n";
       fs::create_directories(list.parent_path());
-      detail::write_atomic(list.string(), existing);
+      plugin_io::write_file_atomic(list.string(), existing);
     }
   } else {
     for (auto it = fix["repos"].begin(); it != fix["repos"].end(); ++it) repos.push_back(it.key());
@@ -1370,7 +1371,7 @@ void CaseRunner::step_deliver() {
   msg << "\nUpstream-Test: " << test << "\n" << kTrailer << case_id_ << "\n";
   fs::create_directories(dir_ / "deliver");
   const std::string msg_file = (dir_ / "deliver" / "commit_message.txt").string();
-  detail::write_atomic(msg_file, msg.str());
+  plugin_io::write_file_atomic(msg_file, msg.str());
 
   Json commits = Json::object();
   Json prs = st("deliver").value("prs_done", Json::object());
@@ -1478,7 +1479,7 @@ void CaseRunner::step_deliver() {
                                             {"功能验证", check.str()}},
                                            &used);
     const std::string pr_file = (dir_ / "deliver" / ("pr_" + repo + ".md")).string();
-    detail::write_atomic(pr_file, body);
+    plugin_io::write_file_atomic(pr_file, body);
     Json entry{{"repo", repo},
                {"worktree", wt},
                {"branch", branch},
@@ -1568,7 +1569,7 @@ void CaseRunner::write_reports() {
   report["timeline"] = timeline;
   report["log"] = state_["log"];
   for (const auto& step : kSteps) report["step_results"][step] = st(step)["result"];
-  detail::write_atomic((dir_ / "report.json").string(), report.dump(2) + "\n");
+  plugin_io::write_file_atomic((dir_ / "report.json").string(), report.dump(2) + "\n");
   std::ostringstream md;
   md << "# Case " << case_id_ << "\n\n";
   md << "Test: `" << state_["test"]["id"].get<std::string>() << "`  \n";
@@ -1668,7 +1669,7 @@ void CaseRunner::write_reports() {
   for (const auto& h : state_["history"]) {
     md << "- " << h["at"].get<std::string>() << " " << h["event"].get<std::string>() << "\n";
   }
-  detail::write_atomic((dir_ / "report.md").string(), md.str());
+  plugin_io::write_file_atomic((dir_ / "report.md").string(), md.str());
 }
 
 Settings read_settings(const Json& in) {
@@ -1835,8 +1836,8 @@ Json run_pipeline(const Json& input, Context& ctx) {
       {"summary_table", table},
       {"summary_md", md_file},
       {"summary_json", json_file}};
-  detail::write_atomic(md_file, "# Batch summary\n\n" + table);
-  detail::write_atomic(json_file, out.dump(2) + "\n");
+  plugin_io::write_file_atomic(md_file, "# Batch summary\n\n" + table);
+  plugin_io::write_file_atomic(json_file, out.dump(2) + "\n");
   return out;
 }
 

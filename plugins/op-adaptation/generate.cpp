@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -14,6 +13,7 @@
 #include "cpp_scan.hpp"
 #include "detail/text.hpp"
 #include "optoolkit/sources.hpp"
+#include "plugin_io/atomic_file.hpp"
 
 namespace skillrt::opa {
 namespace {
@@ -994,7 +994,6 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
   }
   set.ops.push_back(op);
   // The forward's versions as a spec for dependent files.
-  const std::vector<std::string> fwd_versions(backends.begin(), backends.end());
   Json fwd_spec;
   {
     std::vector<std::string> ordered;
@@ -1097,46 +1096,28 @@ ChangeSet modify_op(const Tree& tree, const std::string& op, const Json& changes
       std::remove_if(set.changes.begin(), set.changes.end(),
                      [](const Change& c) { return c.after == c.before && !c.is_new; }),
       set.changes.end());
-  (void)fwd_versions;
   return set;
 }
 
 void apply_changes(const std::string& root, const ChangeSet& set) {
-  std::error_code ec;
-  const fs::path base = fs::weakly_canonical(fs::path(root), ec);
-  if (ec) throw std::runtime_error("cannot resolve op_plugin '" + root + "': " + ec.message());
+  // Every target is checked before the first write, so a bad path changes nothing.
+  std::vector<fs::path> targets;
   for (const Change& c : set.changes) {
-    const fs::path target = fs::weakly_canonical(base / c.path, ec);
-    const std::string t = target.generic_string();
-    const std::string b = base.generic_string() + "/";
-    if (ec || !detail::starts_with(t, b)) {
+    auto target = plugin_io::path_under(root, c.path);
+    if (!target) {
       throw std::invalid_argument("refusing to write '" + c.path + "': it resolves outside " +
-                                  base.string());
+                                  root);
     }
+    targets.push_back(std::move(*target));
   }
-  for (const Change& c : set.changes) {
-    const fs::path target = base / c.path;
-    fs::create_directories(target.parent_path(), ec);
+  for (size_t i = 0; i < set.changes.size(); ++i) {
+    std::error_code ec;
+    fs::create_directories(targets[i].parent_path(), ec);
     if (ec) {
-      throw std::runtime_error("cannot create " + target.parent_path().string() + ": " +
+      throw std::runtime_error("cannot create " + targets[i].parent_path().string() + ": " +
                                ec.message());
     }
-    const fs::path tmp = target.parent_path() /
-                         ("." + target.filename().string() + ".opa-" + std::to_string(::getpid()));
-    {
-      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << c.after;
-      out.flush();
-      if (!out) {
-        fs::remove(tmp, ec);
-        throw std::runtime_error("cannot write " + tmp.string() + "; check permissions and space");
-      }
-    }
-    fs::rename(tmp, target, ec);
-    if (ec) {
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot rename into " + target.string() + ": " + ec.message());
-    }
+    plugin_io::write_file_atomic(targets[i], set.changes[i].after);
   }
 }
 

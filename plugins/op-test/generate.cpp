@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
@@ -10,6 +9,7 @@
 
 #include "detail/op_input.hpp"
 #include "optoolkit/schema.hpp"
+#include "plugin_io/atomic_file.hpp"
 
 namespace skillrt::op_test {
 
@@ -711,22 +711,17 @@ Json run_generate(const Json& input, Context* context) {
   if (input.value("apply", false)) {
     if (!input.contains("root"))
       throw invalid_argument("'apply' needs 'root', the repository the test file is written into");
-    namespace fs = std::filesystem;
-    const fs::path root = fs::weakly_canonical(input.at("root").get<std::string>());
-    const fs::path target = fs::weakly_canonical(root / path);
-    const auto rel = target.lexically_relative(root);
-    if (rel.empty() || *rel.begin() == "..")
-      throw invalid_argument("field 'path' (" + path + ") leaves 'root' " + root.string());
-    fs::create_directories(target.parent_path());
-    const fs::path tmp = target.string() + ".skillrt-tmp";
-    {
-      std::ofstream f(tmp, std::ios::binary);
-      f << content;
-      if (!f) throw SkillError(SKILLRT_INTERNAL, "cannot write " + tmp.string());
+    const std::string root = input.at("root").get<std::string>();
+    const auto target = plugin_io::path_under(root, path);
+    if (!target) throw invalid_argument("field 'path' (" + path + ") leaves 'root' " + root);
+    std::filesystem::create_directories(target->parent_path());
+    try {
+      plugin_io::write_file_atomic(*target, content);
+    } catch (const std::runtime_error& e) {
+      throw SkillError(SKILLRT_FAILED_PRECONDITION, e.what());
     }
-    fs::rename(tmp, target);
     out["applied"] = true;
-    out["written"] = target.string();
+    out["written"] = target->string();
   }
   if (context) context->progress(4, 4, "done");
   return out;

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <stdexcept>
+
+#include "plugin_io/atomic_file.hpp"
+#include "plugin_io/report_text.hpp"
 
 namespace skillrt::pr_analysis {
 namespace {
@@ -47,59 +49,6 @@ void commit_file(const std::string& tmp, const fs::path& target) {
     throw std::runtime_error("cannot move the report into place at " + target.string() + ": " +
                              ec.message() + "; check the output directory is writable");
   }
-}
-
-void write_text(const fs::path& target, const std::string& text) {
-  const std::string tmp = temp_name(target);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      throw std::runtime_error("cannot write " + tmp + "; check the output directory is writable");
-    }
-  }
-  commit_file(tmp, target);
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 std::string pr_label(const Json& p) {
@@ -176,7 +125,7 @@ std::string svg_chart(const Json& a) {
   int y = 10;
   for (const auto& [cat, by] : counts) {
     s += "<text x=\"" + std::to_string(label_w - 6) + "\" y=\"" + std::to_string(y + 16) +
-         "\" text-anchor=\"end\" font-size=\"12\">" + html_escape(cat) + "</text>\n";
+         "\" text-anchor=\"end\" font-size=\"12\">" + plugin_io::html_escape(cat) + "</text>\n";
     int x = label_w;
     int total = 0;
     for (const char* impact : kImpacts) {
@@ -185,7 +134,7 @@ std::string svg_chart(const Json& a) {
       const int w = std::max(1, it->second * bar_w / max_total);
       s += "<rect x=\"" + std::to_string(x) + "\" y=\"" + std::to_string(y) + "\" width=\"" +
            std::to_string(w) + "\" height=\"" + std::to_string(row_h - 6) + "\" fill=\"" +
-           impact_colour(impact) + "\"><title>" + html_escape(cat) + ": " +
+           impact_colour(impact) + "\"><title>" + plugin_io::html_escape(cat) + ": " +
            std::to_string(it->second) + " " + impact + "</title></rect>\n";
       x += w;
       total += it->second;
@@ -236,26 +185,27 @@ std::string render_markdown(const Json& a) {
       s += "\n### ";
       s += p["url"].is_null() ? pr_label(p)
                               : "[" + pr_label(p) + "](" + p["url"].get<std::string>() + ")";
-      s += " " + md_escape(p["title"].get<std::string>()) + "\n\n";
+      s += " " + plugin_io::markdown_cell(p["title"].get<std::string>()) + "\n\n";
       s += "- merged " + p["merged_at"].get<std::string>() + " by " +
-           md_escape(p["author"].get<std::string>());
+           plugin_io::markdown_cell(p["author"].get<std::string>());
       for (const Json& c : p["commits"]) {
         s += ", [" + c["sha"].get<std::string>().substr(0, 12) + "](" +
              c["url"].get<std::string>() + ")";
       }
       s += "\n- categories: " +
            (p["categories"].empty() ? std::string("(none)") : join(p["categories"], ", ")) + "\n";
-      s += "- suggestion: " + md_escape(p["suggestion"].get<std::string>()) + "\n";
+      s += "- suggestion: " + plugin_io::markdown_cell(p["suggestion"].get<std::string>()) + "\n";
       if (!p["evidence"].empty()) {
         s += "- evidence:\n";
-        for (const Json& e : p["evidence"]) s += "  - `" + md_escape(evidence_text(e)) + "`\n";
+        for (const Json& e : p["evidence"])
+          s += "  - `" + plugin_io::markdown_cell(evidence_text(e)) + "`\n";
       }
       if (!p["npu_hits"].empty()) {
         s += "- NPU entries hit:\n";
         for (const Json& h : p["npu_hits"]) {
           s += "  - `" + h["npu_file"].get<std::string>() + ":" +
                std::to_string(h["npu_line"].get<size_t>()) + "` " + h["how"].get<std::string>() +
-               ": `" + md_escape(h["npu_text"].get<std::string>()) + "`\n";
+               ": `" + plugin_io::markdown_cell(h["npu_text"].get<std::string>()) + "`\n";
         }
       }
       if (!p["unmatched_files"].empty()) {
@@ -275,11 +225,11 @@ std::string render_html(const Json& a) {
       "td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;font-size:13px}"
       "th{background:#f4f4f4}.imp{color:#fff;font-weight:bold;padding:2px 6px;border-radius:3px}"
       "code{font-size:12px}</style></head><body>\n<h1>Upstream PR analysis for torch_npu</h1>\n";
-  s += "<p>" + html_escape(a["meta"].value("source_description", std::string())) + "; " +
+  s += "<p>" + plugin_io::html_escape(a["meta"].value("source_description", std::string())) + "; " +
        std::to_string(sum["prs"].get<size_t>()) + " PRs.</p>\n";
   if (a.contains("empty_reason")) {
-    s += "<p><b>No PRs analysed:</b> " + html_escape(a["empty_reason"].get<std::string>()) +
-         "</p>\n";
+    s += "<p><b>No PRs analysed:</b> " +
+         plugin_io::html_escape(a["empty_reason"].get<std::string>()) + "</p>\n";
   }
   s += "<h2>PRs by category and impact</h2>\n" + svg_chart(a);
   s += "<h2>PRs</h2>\n<table><tr><th>PR</th><th>impact</th><th>title</th><th>categories</th>"
@@ -287,22 +237,24 @@ std::string render_html(const Json& a) {
   for (const Json& p : a["prs"]) {
     const std::string impact = p["impact"];
     s += "<tr><td>";
-    s += p["url"].is_null()
-             ? html_escape(pr_label(p))
-             : "<a href=\"" + html_escape(p["url"]) + "\">" + html_escape(pr_label(p)) + "</a>";
+    s += p["url"].is_null() ? plugin_io::html_escape(pr_label(p))
+                            : "<a href=\"" + plugin_io::html_escape(p["url"].get<std::string>()) +
+                                  "\">" + plugin_io::html_escape(pr_label(p)) + "</a>";
     s += "</td><td><span class=\"imp\" style=\"background:" + std::string(impact_colour(impact)) +
-         "\">" + impact + "</span></td><td>" + html_escape(p["title"]) + "</td><td>" +
-         html_escape(join(p["categories"], ", ")) + "</td><td>" + html_escape(p["suggestion"]) +
-         "</td><td>";
+         "\">" + impact + "</span></td><td>" +
+         plugin_io::html_escape(p["title"].get<std::string>()) + "</td><td>" +
+         plugin_io::html_escape(join(p["categories"], ", ")) + "</td><td>" +
+         plugin_io::html_escape(p["suggestion"].get<std::string>()) + "</td><td>";
     size_t shown = 0;
     for (const Json& e : p["evidence"]) {
       if (shown++ == 5) {
         s += "... " + std::to_string(p["evidence"].size() - 5) + " more in the JSON report";
         break;
       }
-      s += "<code>" + html_escape(evidence_text(e)) + "</code><br>";
+      s += "<code>" + plugin_io::html_escape(evidence_text(e)) + "</code><br>";
     }
-    if (p["evidence"].empty()) s += "files: " + html_escape(join(p["unmatched_files"], ", "));
+    if (p["evidence"].empty())
+      s += "files: " + plugin_io::html_escape(join(p["unmatched_files"], ", "));
     s += "</td></tr>\n";
   }
   s += "</table>\n</body></html>\n";
@@ -446,11 +398,12 @@ Json write_reports(const Json& analysis, const std::string& output_dir,
   for (const std::string& f : formats) {
     const fs::path target = fs::path(output_dir) / ("pr-analysis." + f);
     if (f == "json") {
-      write_text(target, analysis.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
+      plugin_io::write_file_atomic(
+          target, analysis.dump(1, ' ', false, Json::error_handler_t::replace) + "\n");
     } else if (f == "md") {
-      write_text(target, render_markdown(analysis));
+      plugin_io::write_file_atomic(target, render_markdown(analysis));
     } else if (f == "html") {
-      write_text(target, render_html(analysis));
+      plugin_io::write_file_atomic(target, render_html(analysis));
     } else if (f == "xlsx") {
       const std::string tmp = temp_name(target) + ".xlsx";
       write_xlsx(analysis, tmp);

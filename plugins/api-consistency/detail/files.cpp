@@ -1,44 +1,28 @@
 #include "detail/files.hpp"
 
-#include <unistd.h>
-
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
+
+#include "plugin_io/atomic_file.hpp"
 
 namespace skillrt::apic::detail {
 
 namespace fs = std::filesystem;
 
 std::string confined_path(const std::string& root, const std::string& relative) {
-  const fs::path base = fs::weakly_canonical(fs::absolute(root));
-  const fs::path full = fs::weakly_canonical(base / relative);
-  const auto rel = full.lexically_relative(base);
-  if (rel.empty() || *rel.begin() == "..") {
+  auto full = plugin_io::path_under(root, relative);
+  if (!full) {
     throw std::runtime_error("'" + relative + "' would be written outside output_dir '" + root +
                              "'; use a name inside it");
   }
-  return full.string();
+  return full->string();
 }
 
 std::string write_atomic(const std::string& root, const std::string& relative,
                          const std::string& content) {
   const std::string path = confined_path(root, relative);
   fs::create_directories(fs::path(path).parent_path());
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!out) {
-      throw std::runtime_error("cannot write '" + tmp + "'; check that output_dir is writable");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
-  }
+  plugin_io::write_file_atomic(path, content);
   return path;
 }
 

@@ -8,11 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <skillrt/sdk.hpp>
 #include <sstream>
 
 #include "detail/rule_table.hpp"
+#include "plugin_io/atomic_file.hpp"
 
 namespace skillrt::gpu_migration::detail {
 
@@ -166,31 +166,11 @@ bool inside_root(const fs::path& root, const fs::path& path) {
 }
 
 void write_atomically(const fs::path& path, const std::string& content) {
-  std::error_code ec;
-  const fs::perms perms = fs::status(path, ec).permissions();
-  const fs::path tmp = path.parent_path() / ("." + path.filename().string() + ".gpu-migration." +
-                                             std::to_string(::getpid()) + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      throw SkillError(SKILLRT_FAILED_PRECONDITION,
-                       "cannot create temporary file '" + tmp.string() + "' (" +
-                           std::strerror(errno) + "): check that the folder is writable");
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    out.flush();
-    if (!out) {
-      fs::remove(tmp, ec);
-      throw SkillError(SKILLRT_FAILED_PRECONDITION,
-                       "cannot write '" + tmp.string() + "': disk full or folder not writable");
-    }
-  }
-  if (!ec) fs::permissions(tmp, perms, ec);
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    fs::remove(tmp, ec);
+  try {
+    plugin_io::write_file_atomic(path, content);
+  } catch (const std::runtime_error& e) {
     throw SkillError(SKILLRT_FAILED_PRECONDITION,
-                     "cannot replace '" + path.string() + "' (" + why + "); it is unchanged");
+                     std::string(e.what()) + "; '" + path.string() + "' is unchanged");
   }
 }
 

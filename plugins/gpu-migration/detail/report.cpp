@@ -4,27 +4,13 @@
 #include <sstream>
 
 #include "detail/analysis.hpp"
+#include "plugin_io/report_text.hpp"
 
 namespace skillrt::gpu_migration::detail {
 
 using Json = nlohmann::json;
 
 namespace {
-
-// Table cells must not break the Markdown table.
-std::string cell(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 std::string days_text(const Json& v) {
   if (v.is_null()) return "cannot estimate";
@@ -77,18 +63,21 @@ std::string render_markdown(const Json& r) {
       if (f.at("domain") != d.at("domain")) continue;
       std::string alt = f.at("alternative").get<std::string>();
       if (f.contains("note")) alt += " — " + f.at("note").get<std::string>();
-      md << "| " << cell(where(f)) << " | `" << cell(f.at("code").get<std::string>()) << "` | "
+      md << "| " << plugin_io::markdown_cell(where(f)) << " | `"
+         << plugin_io::markdown_cell(f.at("code").get<std::string>()) << "` | "
          << f.at("rule").get<std::string>() << " | " << f.at("effort").get<std::string>() << " | "
-         << cell(alt) << " | " << cell(f.at("source").get<std::string>()) << " |\n";
+         << plugin_io::markdown_cell(alt) << " | "
+         << plugin_io::markdown_cell(f.at("source").get<std::string>()) << " |\n";
     }
   }
   if (!r.at("suggestions").empty()) {
     md << "\n## Optional NPU-affinity suggestions (never applied automatically)\n\n";
     md << "| where | code | rule | suggestion |\n|---|---|---|---|\n";
     for (const Json& f : r.at("suggestions")) {
-      md << "| " << cell(where(f)) << " | `" << cell(f.at("code").get<std::string>()) << "` | "
-         << f.at("rule").get<std::string>() << " | " << cell(f.at("alternative").get<std::string>())
-         << " |\n";
+      md << "| " << plugin_io::markdown_cell(where(f)) << " | `"
+         << plugin_io::markdown_cell(f.at("code").get<std::string>()) << "` | "
+         << f.at("rule").get<std::string>() << " | "
+         << plugin_io::markdown_cell(f.at("alternative").get<std::string>()) << " |\n";
     }
   }
   if (!r.at("skipped").empty() || !r.at("notes").empty()) {

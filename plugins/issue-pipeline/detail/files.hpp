@@ -1,15 +1,10 @@
-// Atomic state files and the per-case lock.
+// Timestamps and the per-case lock (state files are written with plugin_io::write_file_atomic).
 #ifndef SKILLRT_ISSUE_PIPELINE_DETAIL_FILES_HPP_
 #define SKILLRT_ISSUE_PIPELINE_DETAIL_FILES_HPP_
 
 #include <string>
 
 namespace skillrt::issue_pipeline::detail {
-
-// Writes `text` to `path` through a temp file in the same directory, fsync and rename, then
-// fsyncs the directory: a reader (or a resumed run) sees the old file or the new one, never half.
-// Throws std::runtime_error naming the file.
-void write_atomic(const std::string& path, const std::string& text);
 
 // UTC, ISO 8601 with milliseconds.
 std::string now_utc();

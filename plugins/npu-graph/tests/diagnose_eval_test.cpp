@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "diagnose.hpp"
+#include "diagnose_score.hpp"
 #include "embedded_data.hpp"
 
 namespace fs = std::filesystem;
@@ -30,51 +31,12 @@ json diagnose_file(const std::string& path) {
 }  // namespace
 
 TEST_CASE("diagnose reaches 85% on the labelled logs, at least 6 per class") {
-  const std::vector<std::string> classes = {"user-code", "framework-bug", "operator", "acl-runtime",
-                                            "env-config"};
-  std::map<std::string, std::map<std::string, int>> confusion;
-  std::map<std::string, int> per_class;
-  int total = 0, right = 0;
-  std::ostringstream wrong;
-  for (const std::string& cls : classes) {
-    std::vector<fs::path> files;
-    for (const auto& e : fs::directory_iterator(kData + "/diagnose/" + cls))
-      files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    for (const fs::path& f : files) {
-      const json r = diagnose_file(f.string());
-      const std::string got = r["conclusion"].get<std::string>();
-      ++confusion[cls][got];
-      ++per_class[cls];
-      ++total;
-      if (got == cls) {
-        ++right;
-      } else {
-        wrong << "  " << f.filename().string() << ": expected " << cls << ", got " << got
-              << " (rule " << (r["rule"].is_null() ? "none" : r["rule"]["id"].get<std::string>())
-              << ")\n";
-      }
-    }
-  }
-  std::ostringstream table;
-  table << "diagnose: " << right << "/" << total << " correct (" << std::fixed
-        << std::setprecision(1) << 100.0 * right / std::max(total, 1) << "%)\n"
-        << "confusion (rows = label, columns = conclusion):\n"
-        << std::setw(14) << "";
-  std::vector<std::string> cols = classes;
-  cols.push_back("undetermined");
-  for (const auto& c : cols) table << std::setw(14) << c;
-  table << "\n";
-  for (const auto& row : classes) {
-    table << std::setw(14) << row;
-    for (const auto& c : cols) table << std::setw(14) << confusion[row][c];
-    table << "\n";
-  }
-  std::cout << table.str() << wrong.str();
-  INFO(table.str() << wrong.str());
-  CHECK(total >= 40);
-  for (const auto& cls : classes) CHECK(per_class[cls] >= 6);
-  CHECK(static_cast<double>(right) / total >= 0.85);
+  const auto score = ng::testing::score_diagnose_tree(kData + "/diagnose", "diagnose");
+  std::cout << score.report;
+  INFO(score.report);
+  CHECK(score.total >= 40);
+  for (const auto& cls : ng::testing::diagnose_classes()) CHECK(score.per_class.at(cls) >= 6);
+  CHECK(static_cast<double>(score.right) / score.total >= 0.85);
 }
 
 TEST_CASE("diagnose evidence: codes, operator, layers and rule on an aclnn failure") {
