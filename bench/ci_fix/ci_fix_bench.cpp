@@ -253,8 +253,8 @@ int main(int argc, char** argv) {
 
   // 2. The engine alone: with proofs vs fixing alone, same files, same findings.
   IngestResult ir = ingest_report(all, "auto");
-  Whitelist wl = Whitelist::parse(embedded_whitelist());
-  TypoTable typos = TypoTable::parse(embedded_typos());
+  Whitelist wl = Whitelist::parse(embedded_data("whitelist.json"));
+  TypoTable typos = TypoTable::parse(embedded_data("typos.tsv"));
   struct Loaded {
     std::string path, text;
     std::unique_ptr<LineIndex> lines;

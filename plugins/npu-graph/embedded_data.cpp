@@ -7,9 +7,7 @@
 namespace skillrt::npu_graph {
 
 std::string_view embedded_file(std::string_view name) {
-  for (const EmbeddedFile& f : embedded_files()) {
-    if (f.name == name) return f.text;
-  }
+  if (auto text = embedded_data(name); !text.empty()) return text;
   throw std::runtime_error("npu-graph: embedded data file '" + std::string(name) +
                            "' is missing from this build; rebuild the plugin with it listed in "
                            "plugins/npu-graph/CMakeLists.txt");

@@ -311,9 +311,9 @@ std::vector<Bm25Index::Hit> Bm25Index::search(std::string_view query, size_t k) 
 std::vector<Section> load_knowledge(const std::vector<std::string>& docs, bool builtin) {
   std::vector<Section> out;
   if (builtin) {
-    for (const EmbeddedFile& f : embedded_files()) {
-      if (!detail::starts_with(f.name, "kb/")) continue;
-      auto s = split_markdown(f.text, "npu-graph:" + std::string(f.name));
+    for (const auto& [name, text] : embedded_data_files()) {
+      if (!detail::starts_with(name, "kb/")) continue;
+      auto s = split_markdown(text, "npu-graph:" + std::string(name));
       out.insert(out.end(), s.begin(), s.end());
     }
   }

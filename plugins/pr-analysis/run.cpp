@@ -38,7 +38,7 @@ std::string describe_window(const Json& in) {
 RulePack load_rule_pack(const std::string& extra_path) {
   RulePack pack;
   try {
-    pack = parse_rule_pack(embedded_rules_yaml(), "rules.yaml (shipped)");
+    pack = parse_rule_pack(embedded_data("rules.yaml"), "rules.yaml (shipped)");
   } catch (const std::exception& e) {
     throw InputError(std::string("the shipped rule pack is broken: ") + e.what());
   }

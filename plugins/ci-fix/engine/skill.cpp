@@ -158,13 +158,13 @@ class Session {
   Session(Request req, const Hooks& hooks) : req_(std::move(req)), hooks_(hooks) {}
 
   json run() {
-    whitelist_ = Whitelist::parse(embedded_whitelist());
+    whitelist_ = Whitelist::parse(embedded_data("whitelist.json"));
     try {
       whitelist_.narrow(req_.classes, req_.disable, req_.exclude);
     } catch (const std::invalid_argument& e) {
       throw RequestError(std::string("whitelist: ") + e.what());
     }
-    typos_ = TypoTable::parse(embedded_typos());
+    typos_ = TypoTable::parse(embedded_data("typos.tsv"));
     load_spelling_config();
     load_line_length();
     resolve_scope();
@@ -477,7 +477,7 @@ class Session {
       if (bundled_style_.empty()) {
         scratch_ = scratch_.empty() ? make_temp_dir("ci-fix-style-") : scratch_;
         bundled_style_ = scratch_ + "/op-plugin.clang-format";
-        write_file(bundled_style_, std::string(embedded_op_plugin_clang_format()));
+        write_file(bundled_style_, std::string(embedded_data("op-plugin.clang-format")));
       }
       return "--style=file:" + bundled_style_;
     }

@@ -20,8 +20,8 @@ struct Run {
 // Runs the engine on one file with the findings of a report.
 Run fix(const std::string& path, const std::string& text, const std::string& report,
         const std::string& format = "auto") {
-  static const Whitelist wl = Whitelist::parse(embedded_whitelist());
-  static const TypoTable typos = TypoTable::parse(embedded_typos());
+  static const Whitelist wl = Whitelist::parse(embedded_data("whitelist.json"));
+  static const TypoTable typos = TypoTable::parse(embedded_data("typos.tsv"));
   Run run;
   run.findings = ingest_report(report, format).findings;
   LineIndex lines(text);
@@ -182,7 +182,7 @@ TEST_CASE("exclusions: Markdown trailing spaces, Makefile tabs, protected paths"
           "[ci-fix][fixers]") {
   Run md = fix("README.md", "line  \nnext\n", "", "auto");
   (void)md;
-  static const Whitelist wl = Whitelist::parse(embedded_whitelist());
+  static const Whitelist wl = Whitelist::parse(embedded_data("whitelist.json"));
   Finding f;
   f.tool = "pre-commit";
   f.code = "trailing-whitespace";

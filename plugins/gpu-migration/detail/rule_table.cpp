@@ -293,7 +293,7 @@ void merge_rule_table(RuleTable& base, const RuleTable& extra) {
 const RuleTable& builtin_rule_table() {
   static const RuleTable table = [] {
     const std::string origin = "built-in data/rules.json";
-    Json doc = Json::parse(builtin_rules_text());
+    Json doc = Json::parse(embedded_data("rules.json"));
     RuleTable t = parse_rule_table(doc, origin);
     parse_rules_into(t, doc, origin, t);
     return t;

@@ -192,7 +192,7 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
         break;
     }
   }
-  const nlohmann::json apis = nlohmann::json::parse(builtin_apis_config_text());
+  const nlohmann::json apis = nlohmann::json::parse(embedded_data("apis_config.json"));
   for (auto it = apis.begin(); it != apis.end(); ++it) {
     index_->min_versions[it.key()] = it.value().value("version", "");
   }
