@@ -4,16 +4,22 @@
 # keep-alive (1 connection, 16 connections). Prints one JSON line per run.
 #   bench/mcp/run.sh <build-dir> [calls]
 # <build-dir> must have been configured with -DSKILLRT_BUILD_BENCH=ON and built (mcp_load,
-# mcp_null_responder, mcp_test_server, mcp-fixtures). server-everything is installed from npm
-# into <build-dir>/bench/mcp/node on first use.
+# mcp_null_responder, skillrt, mcp-fixtures). skillrt is the real `skillrt serve` with only the
+# test plugins, run in-process as installed plugins are (--isolation in-process); "skillrt
+# isolated" is the same with the fixtures plugin in a worker process, as a third-party plugin
+# runs by default. server-everything is installed from npm into <build-dir>/bench/mcp/node on
+# first use.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 calls=${2:-20000}
 slow_calls=$(( calls / 4 ))  # server-everything is slow; fewer calls keep the run short
 load=$build/bench/mcp/mcp_load
 null=$build/bench/mcp/mcp_null_responder
-server=$build/tests/bin/mcp_test_server
 plugins=$build/tests/plugins
+export SKILLRT_PLUGIN_PATH="" SKILLRT_SKILLS_PATH="" XDG_CONFIG_HOME=$build/bench/mcp/no-config
+skillrt=("$build/bin/skillrt" --no-default-plugins --plugin-path "$plugins")
+server=("${skillrt[@]}" --isolation in-process serve)
+isolated=("${skillrt[@]}" --isolation process serve)
 node_dir=$build/bench/mcp/node
 if [[ ! -d $node_dir/node_modules/@modelcontextprotocol/server-everything ]]; then
   mkdir -p "$node_dir"
@@ -34,14 +40,16 @@ run() {  # label, then mcp_load arguments
 for inflight in 1 16; do
   run "stdio floor x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null"
   run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
-    -- "$server" --plugin-path "$plugins"
+    -- "${server[@]}"
+  run "stdio skillrt isolated x$inflight" stdio "$calls" "$inflight" fixture-echo \
+    '{"text":"hello"}' -- "${isolated[@]}"
   run "stdio server-everything x$inflight" stdio "$slow_calls" "$inflight" echo \
     '{"message":"hello"}' -- $everything stdio
 done
 
 port_base=$(( 20000 + RANDOM % 20000 ))
 "$null" --http $port_base 2>/dev/null & pids+=($!)
-"$server" --plugin-path "$plugins" --http 127.0.0.1:$((port_base + 1)) 2>/dev/null & pids+=($!)
+"${server[@]}" --http 127.0.0.1:$((port_base + 1)) 2>/dev/null & pids+=($!)
 PORT=$((port_base + 2)) $everything streamableHttp >/dev/null 2>&1 & pids+=($!)
 sleep 2
 for conns in 1 16; do

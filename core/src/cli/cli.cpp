@@ -332,11 +332,13 @@ struct ServeOptions {
   std::string token;
   std::vector<std::string> origins;
   size_t max_line_mb = 16;
+  std::string fixtures;  // test-only: the conformance suite's fixture tools, resources, prompts
 };
 
 int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   mcp::ServerOptions so;
   so.version = SKILLRT_VERSION;
+  so.fixtures_file = o.fixtures;
   for (const auto& dir : rt.skills_dirs()) {
     std::error_code ec;
     if (std::filesystem::is_directory(dir, ec)) {
@@ -478,6 +480,9 @@ int run(int argc, char** argv) {
                     "An Origin allowed besides loopback ones (HTTP, repeatable)");
   serve->add_option("--max-message-mb", serve_opts.max_line_mb,
                     "Largest message accepted, in MiB (default 16)");
+  // Test-only, hidden from --help: the conformance test serves mcp-fixtures/conformance.json.
+  serve->add_option("--mcp-fixtures", serve_opts.fixtures, "Conformance fixtures file (tests)")
+      ->group("");
   std::string worker_plugin;
   std::string worker_config = "{}";
   auto* worker = app.add_subcommand("__worker", "");  // internal: process isolation

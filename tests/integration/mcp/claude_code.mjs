@@ -1,7 +1,7 @@
 // Claude Code as a real client: register the server with `claude mcp add` (stdio and HTTP) in
 // a throwaway HOME, then `claude mcp list` must report both connected. That command exits 0
 // even when a server fails, so its output is what is checked.
-//   node claude_code.mjs <server> <plugins-dir> <node-dir>
+//   node claude_code.mjs <skillrt> <plugins-dir> <node-dir>
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,10 +28,11 @@ function run(args) {
   });
 }
 
-const http = await startHttpServer(server, ['--plugin-path', plugins]);
+const serverArgs = ['--no-default-plugins', '--plugin-path', plugins, 'serve'];
+const http = await startHttpServer(server, serverArgs);
 try {
   const add = await run(['mcp', 'add', '--scope', 'user', 'skillrt', '--', server,
-    '--plugin-path', plugins]);
+    ...serverArgs]);
   check(add.status === 0, 'claude mcp add (stdio) succeeded');
   const addHttp = await run(['mcp', 'add', '--scope', 'user', '--transport', 'http',
     'skillrt-http', http.url]);

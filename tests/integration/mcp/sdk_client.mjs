@@ -1,12 +1,14 @@
 // The official TypeScript SDK client against the server, over stdio or Streamable HTTP:
 // initialize, paged tools/list, calls with structured output, errors, progress, cancellation.
-//   node sdk_client.mjs stdio|http <server> <plugins-dir> <skills-dir> <node-dir>
+//   node sdk_client.mjs stdio|http <skillrt> <plugins-dir> <skills-dir> <node-dir>
+// The server is `skillrt serve` with only the test plugins (no installed ones).
 import { check, fail, importFrom, startHttpServer } from './lib.mjs';
 
 const [mode, server, plugins, skills, nodeDir] = process.argv.slice(2);
 const sdk = (p) => importFrom(nodeDir, `@modelcontextprotocol/sdk/${p}`);
 const { Client } = await sdk('client/index.js');
-const serverArgs = ['--plugin-path', plugins, '--skills-dir', skills];
+const serverArgs = ['--no-default-plugins', '--plugin-path', plugins, '--skills-dir', skills,
+  'serve'];
 
 let transport;
 let child;
