@@ -4,7 +4,9 @@
 #include <map>
 #include <mutex>
 #include <skillrt/sdk.hpp>
+#include <string_view>
 #include <thread>
+#include <unordered_set>
 
 #include "detail/analysis.hpp"
 
@@ -99,16 +101,20 @@ void scan_notebook(FileScan& f, const Scanner& scanner, std::vector<Skipped>* sk
 namespace {
 
 // With an rvalue match the match's own strings (code, matched, note) are moved into the finding:
-// scanning builds each file's findings once and needs those strings no more.
+// scanning builds each file's findings once and needs those strings no more. Without
+// `rule_text` the rule's alternative and source stay out of the finding: analyze lists them once
+// per rule in its `rules` section, keyed by the finding's `rule` (those two texts were 160 of
+// every finding's bytes and most of the time spent building, serializing and freeing a large
+// repository's result). Apply's findings keep them inline.
 template <typename MatchRef>
-Json make_finding(const FileScan& f, MatchRef&& m, int cell) {
+Json make_finding(const FileScan& f, MatchRef&& m, int cell, bool rule_text) {
   // Entries go straight into the object's map, in key order with an end hint: a braced list
   // would first build a two-element array per entry, then copy it, three times the allocations
   // for the tens of thousands of findings of a large repository.
   Json j = Json::object();
   Json::object_t& o = j.get_ref<Json::object_t&>();
   auto put = [&o](const char* key, Json value) { o.emplace_hint(o.end(), key, std::move(value)); };
-  put("alternative", m.rule->alternative);
+  if (rule_text) put("alternative", m.rule->alternative);
   if (cell >= 0) put("cell", cell);
   put("code", std::forward<MatchRef>(m).code);
   put("column", m.column);
@@ -122,7 +128,7 @@ Json make_finding(const FileScan& f, MatchRef&& m, int cell) {
   if (!m.note.empty()) put("note", std::forward<MatchRef>(m).note);
   put("rewritable", m.has_edit && !m.marked_data);
   put("rule", m.rule->id);
-  put("source", m.rule->source);
+  if (rule_text) put("source", m.rule->source);
   return j;
 }
 
@@ -190,7 +196,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         f.suggestions_json = Json::array();
         for (const Located& l : report_order(f)) {
           (l.match->rule->suggestion ? f.suggestions_json : f.findings_json)
-              .push_back(make_finding(f, std::move(*l.match), l.cell));
+              .push_back(make_finding(f, std::move(*l.match), l.cell, false));
         }
         f.has_json = true;
       }
@@ -218,7 +224,21 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   return out;
 }
 
-Json finding_json(const FileScan& f, const Match& m, int cell) { return make_finding(f, m, cell); }
+Json finding_json(const FileScan& f, const Match& m, int cell, bool rule_text) {
+  return make_finding(f, m, cell, rule_text);
+}
+
+Json rule_json(const Rule& r) {
+  Json j = Json::object();
+  Json::object_t& o = j.get_ref<Json::object_t&>();
+  auto put = [&o](const char* key, Json value) { o.emplace_hint(o.end(), key, std::move(value)); };
+  put("alternative", r.alternative);
+  put("domain", r.domain);
+  put("effort", r.effort);
+  put("source", r.source);
+  put("suggestion", r.suggestion);
+  return j;
+}
 
 std::vector<Located> report_order(FileScan& f) {
   std::vector<Located> out;
@@ -252,12 +272,24 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
   for (const Domain& d : table.domains) {
     for (const EffortClass& e : table.effort_classes) tallies[d.id].by_effort[e.id] = 0;
   }
+  // The rules that fired, by id: the texts findings refer to through their `rule`.
+  std::unordered_set<const Rule*> fired;
+  std::map<std::string_view, const Rule*> fired_ids;
+  size_t finding_count = 0, suggestion_count = 0;
+  for (const FileScan& f : scan.files) {
+    if (!f.has_json) continue;
+    finding_count += f.findings_json.size();
+    suggestion_count += f.suggestions_json.size();
+  }
+  findings.get_ref<Json::array_t&>().reserve(finding_count);
+  suggestions.get_ref<Json::array_t&>().reserve(suggestion_count);
   for (FileScan& f : scan.files) {
     for (const Located& l : report_order(f)) {
       const Match& m = *l.match;
       if (!f.has_json) {
-        (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, l.cell));
+        (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, l.cell, false));
       }
+      if (fired.insert(m.rule).second) fired_ids.emplace(m.rule->id, m.rule);
       if (m.rule->suggestion) continue;
       Tally& t = tallies[m.rule->domain];
       ++t.count;
@@ -337,12 +369,18 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
     overall["estimate_note"] =
         "heuristic: findings weighted by effort class (rules.json effort_classes)";
   }
+  Json rules = Json::object();
+  for (const auto& [id, rule] : fired_ids) {
+    rules.get_ref<Json::object_t&>().emplace_hint(rules.get_ref<Json::object_t&>().end(), id,
+                                                  rule_json(*rule));
+  }
   Json skipped = Json::array();
   for (const Skipped& s : scan.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
   // Moved in, not listed in an initializer list, which would deep-copy every finding.
   Json result = Json::object();
   result["findings"] = std::move(findings);
   result["suggestions"] = std::move(suggestions);
+  result["rules"] = std::move(rules);
   result["domains"] = std::move(domains);
   result["overall"] = std::move(overall);
   result["files_scanned"] = scan.files.size();

@@ -62,7 +62,11 @@ RuleTable table_for(const nlohmann::json& input);
 RepoScan scan_files(const std::filesystem::path& root, std::vector<RepoFile> files,
                     const Scanner& scanner, const Hooks& hooks, ScanOptions options = {});
 
-nlohmann::json finding_json(const FileScan& f, const Match& m, int cell);
+// A finding: file, line, code, rule, domain, effort, ...; with `rule_text` also the rule's
+// alternative and source, which analyze lists once per rule instead (see rule_json).
+nlohmann::json finding_json(const FileScan& f, const Match& m, int cell, bool rule_text = true);
+// A rule's entry in analyze's `rules` section: alternative, domain, effort, source, suggestion.
+nlohmann::json rule_json(const Rule& r);
 
 // A file's matches in report order: Python and text matches by line and column, then each
 // notebook cell's.

@@ -26,6 +26,14 @@ std::string where(const Json& f) {
   return w + ":" + std::to_string(f.at("line").get<int>());
 }
 
+// A finding's rule text (alternative, source): analyze lists it once per rule in `rules`.
+const std::string& rule_text(const Json& result, const Json& f, const char* key) {
+  const auto it = f.find(key);
+  if (it != f.end() && it->is_string()) return it->get_ref<const std::string&>();
+  const Json& rule = result.at("rules").at(f.at("rule").get_ref<const std::string&>());
+  return rule.at(key).get_ref<const std::string&>();
+}
+
 }  // namespace
 
 std::string render_markdown(const Json& r) {
@@ -61,13 +69,13 @@ std::string render_markdown(const Json& r) {
           "|\n|---|---|---|---|---|---|\n";
     for (const Json& f : r.at("findings")) {
       if (f.at("domain") != d.at("domain")) continue;
-      std::string alt = f.at("alternative").get<std::string>();
+      std::string alt = rule_text(r, f, "alternative");
       if (f.contains("note")) alt += " — " + f.at("note").get<std::string>();
       md << "| " << plugin_io::markdown_cell(where(f)) << " | `"
          << plugin_io::markdown_cell(f.at("code").get<std::string>()) << "` | "
          << f.at("rule").get<std::string>() << " | " << f.at("effort").get<std::string>() << " | "
          << plugin_io::markdown_cell(alt) << " | "
-         << plugin_io::markdown_cell(f.at("source").get<std::string>()) << " |\n";
+         << plugin_io::markdown_cell(rule_text(r, f, "source")) << " |\n";
     }
   }
   if (!r.at("suggestions").empty()) {
@@ -77,7 +85,7 @@ std::string render_markdown(const Json& r) {
       md << "| " << plugin_io::markdown_cell(where(f)) << " | `"
          << plugin_io::markdown_cell(f.at("code").get<std::string>()) << "` | "
          << f.at("rule").get<std::string>() << " | "
-         << plugin_io::markdown_cell(f.at("alternative").get<std::string>()) << " |\n";
+         << plugin_io::markdown_cell(rule_text(r, f, "alternative")) << " |\n";
     }
   }
   if (!r.at("skipped").empty() || !r.at("notes").empty()) {
@@ -157,8 +165,8 @@ void write_xlsx(const Json& r, const std::string& path) {
       worksheet_write_string(ws, rr, 4, f.at("domain").get<std::string>().c_str(), nullptr);
       worksheet_write_string(ws, rr, 5, f.at("rule").get<std::string>().c_str(), nullptr);
       worksheet_write_string(ws, rr, 6, f.at("effort").get<std::string>().c_str(), nullptr);
-      worksheet_write_string(ws, rr, 7, f.at("alternative").get<std::string>().c_str(), nullptr);
-      worksheet_write_string(ws, rr, 8, f.at("source").get<std::string>().c_str(), nullptr);
+      worksheet_write_string(ws, rr, 7, rule_text(r, f, "alternative").c_str(), nullptr);
+      worksheet_write_string(ws, rr, 8, rule_text(r, f, "source").c_str(), nullptr);
       if (f.contains("note")) {
         worksheet_write_string(ws, rr, 9, f.at("note").get<std::string>().c_str(), nullptr);
       }

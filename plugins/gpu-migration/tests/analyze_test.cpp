@@ -45,6 +45,21 @@ void check_exact(const std::string& name) {
   INFO("missing:\n" << gm_test::describe(missing) << "unexpected:\n" << gm_test::describe(extra));
   CHECK(missing.empty());
   CHECK(extra.empty());
+  // Every finding gives its domain and effort, and its rule's alternative and source once in
+  // `rules`; every listed rule fired.
+  std::set<std::string> fired;
+  for (const char* key : {"findings", "suggestions"}) {
+    for (const json& f : r.at(key)) {
+      const json& rule = r.at("rules").at(f.at("rule").get<std::string>());
+      CHECK(rule.at("domain") == f.at("domain"));
+      CHECK_FALSE(rule.at("alternative").get<std::string>().empty());
+      CHECK_FALSE(rule.at("source").get<std::string>().empty());
+      CHECK_FALSE(f.at("effort").get<std::string>().empty());
+      CHECK(rule.at("suggestion") == (std::string(key) == "suggestions"));
+      fired.insert(f.at("rule").get<std::string>());
+    }
+  }
+  CHECK(fired.size() == r.at("rules").size());
 }
 
 }  // namespace
@@ -109,7 +124,10 @@ TEST_CASE("analyze: DataParallel and capability checks", "[analyze]") {
   const json& dp = finding(r, "run.py", 19, "DIST-DATAPARALLEL");
   CHECK(dp.at("domain") == "distributed");
   CHECK(dp.at("effort") == "small_manual");
-  CHECK_THAT(dp.at("alternative").get<std::string>(), Catch::Contains("DistributedDataParallel"));
+  // The alternative is listed once per rule, under the finding's rule id.
+  CHECK_THAT(r.at("rules").at("DIST-DATAPARALLEL").at("alternative").get<std::string>(),
+             Catch::Contains("DistributedDataParallel"));
+  CHECK(r.at("rules").at("DIST-DATAPARALLEL").at("domain") == "distributed");
   CHECK(finding(r, "run.py", 8, "DEV-CAPABILITY").at("effort") == "small_manual");
   CHECK(finding(r, "run.py", 23, "DEV-UNSUPPORTED").at("effort") == "blocker");
   CHECK(finding(r, "run.py", 21, "DEV-TENSOR-CUDA").at("code") ==
@@ -125,6 +143,8 @@ TEST_CASE("analyze: reports in Markdown, JSON and Excel", "[analyze][reports]") 
   const std::string md = gm_test::read_file(out.path() / "reports" / "gpu-migration-report.md");
   CHECK_THAT(md, Catch::Contains("**Overall: blocked**"));
   CHECK_THAT(md, Catch::Contains("| moe.py:1 | `import grouped_gemm"));
+  // The Markdown rows carry each finding's alternative, looked up from `rules`.
+  CHECK_THAT(md, Catch::Contains(r.at("rules").at("THIRD-GROUPED-GEMM").at("alternative").get<std::string>()));
   const json back =
       json::parse(gm_test::read_file(out.path() / "reports" / "gpu-migration-report.json"));
   CHECK(back.at("findings") == r.at("findings"));
