@@ -250,3 +250,69 @@ TEST_CASE("types: optional, lists, fixed sizes, custom classes, and the base-typ
   REQUIRE_FALSE(r.ok());
   CHECK_THAT(r.error.message, Catch::Contains("only in the torchnpugen grammar"));
 }
+
+// parse_schema() does not print and compare each schema: every part of the model is a slice of
+// the input or decodes to the text it came from (see Parser::run). This checks that claim on
+// strings the data files do not contain: each schema with one character deleted, doubled,
+// swapped with the next, or with a grammar character inserted. Whatever such a mutant parses
+// to must print back byte for byte, and parse again to the same print.
+TEST_CASE("mutated schemas: every one that parses prints back byte for byte") {
+  struct File {
+    const char* path;
+    Grammar grammar;
+  };
+  const File files[] = {
+      {"tests/data/pytorch-2.11/native_functions.yaml", Grammar::permissive()},
+      {"tests/data/op-plugin/op_plugin_functions.yaml", Grammar::torchnpugen()},
+  };
+  constexpr std::string_view kInserted = " ,()[]?!|*=._-:>a1";
+  size_t parsed = 0;
+  size_t accepted = 0;
+  for (const File& file : files) {
+    const OpSource src = load_source_file(source_path(file.path));
+    REQUIRE_FALSE(src.entries.empty());
+    // Every second schema keeps the test short; the stride still covers every construct the
+    // files use many times over.
+    for (size_t k = 0; k < src.entries.size(); k += 2) {
+      const std::string& text = src.entries[k].schema_text;
+      auto check = [&](const std::string& mutant) {
+        ++parsed;
+        const SchemaParseResult r = parse_schema(mutant, file.grammar);
+        if (!r.ok()) return;
+        ++accepted;
+        const std::string printed = print_schema(*r.schema);
+        const SchemaParseResult again = parse_schema(printed, file.grammar);
+        // One assertion per failure, not per mutant: there are hundreds of thousands.
+        if (printed != mutant || !again.ok() || print_schema(*again.schema) != mutant) {
+          INFO(file.path << ": " << text << "\nmutant: " << mutant);
+          REQUIRE(printed == mutant);
+          REQUIRE(again.ok());
+          REQUIRE(print_schema(*again.schema) == mutant);
+        }
+      };
+      for (size_t i = 0; i < text.size(); ++i) {
+        std::string m = text;
+        check(m.erase(i, 1));
+        m = text;
+        check(m.insert(i, 1, text[i]));
+        if (i + 1 < text.size() && text[i] != text[i + 1]) {
+          m = text;
+          std::swap(m[i], m[i + 1]);
+          check(m);
+        }
+        // Insertions at every position of every tenth sampled schema.
+        if (k % 20 == 0) {
+          for (char c : kInserted) {
+            m = text;
+            check(m.insert(i, 1, c));
+          }
+        }
+      }
+    }
+  }
+  INFO(parsed << " mutants parsed, " << accepted << " accepted");
+  CHECK(parsed > 1000000);
+  // Many mutants are still valid schemas (a letter doubled in a name, a digit in a default), so
+  // the printing path is exercised, not only the rejections.
+  CHECK(accepted > 100000);
+}

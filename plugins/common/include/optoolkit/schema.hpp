@@ -3,8 +3,8 @@
 //
 // The grammar is defined by torchgen's printer: a string is accepted iff it parses and prints
 // back byte for byte. parse_schema() follows torchgen's splitting rules exactly (so it accepts and
-// rejects the same strings) and then checks the round trip, so every accepted schema satisfies
-// print_schema(parse_schema(s)) == s.
+// rejects the same strings) and accepts each part only in the spelling the printer writes, so
+// every accepted schema satisfies print_schema(parse_schema(s)) == s without printing it.
 #ifndef SKILLRT_OPTOOLKIT_SCHEMA_HPP_
 #define SKILLRT_OPTOOLKIT_SCHEMA_HPP_
 
