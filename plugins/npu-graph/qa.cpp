@@ -21,19 +21,92 @@ constexpr double kB = 0.75;
 constexpr size_t kMaxDocFiles = 5000;
 
 const std::set<std::string> kStopWords = {
-    "a",     "an",    "the",     "is",   "are",    "was",   "were",  "be",      "been",  "what",
-    "which", "who",   "how",     "why",  "when",   "where", "do",    "does",    "did",   "i",
-    "we",    "you",   "it",      "its",  "my",     "our",   "your",  "to",      "of",    "in",
-    "on",    "for",   "and",     "or",   "with",   "by",    "as",    "at",      "from",  "that",
-    "this",  "these", "there",   "can",  "should", "would", "could", "will",    "me",    "about",
-    "into",  "if",    "then",    "than", "so",     "not",   "no",    "yes",     "get",   "use",
-    "used",  "using", "any",     "all",  "some",   "mean",  "means", "between", "there", "have",
-    "has",   "tell",  "explain", "e",    "g",      "vs"};
+    "a", "an", "the", "is", "are", "was", "were", "be", "been", "what", "which", "who", "how",
+    "why", "when", "where", "do", "does", "did", "i", "we", "you", "it", "its", "my", "our", "your",
+    "to", "of", "in", "on", "for", "and", "or", "with", "by", "as", "at", "from", "that", "this",
+    "these", "there", "can", "should", "would", "could", "will", "me", "about", "into", "if",
+    "then", "than", "so", "not", "no", "yes", "get", "use", "used", "using", "any", "all", "some",
+    "mean", "means", "between", "there", "have", "has", "tell", "explain", "e", "g", "vs",
+    // Words that phrase a question rather than name its topic ("what does X stand for", "how
+    // do I read", "what happens when"): a knowledge base seldom uses them, so left in they
+    // count as unknown words and push answerable questions under the coverage bar.
+    "like", "read", "happen", "happens", "happened", "find", "real", "really", "actually",
+    "exactly", "need", "needs", "want", "wants", "way", "know", "see", "look", "kind", "thing",
+    "things", "something", "anything", "please", "help", "possible", "make", "sure", "try", "tried",
+    "trying", "seem", "seems", "go", "goes", "going", "come", "give", "take", "got", "getting",
+    "also", "just", "only", "still", "even", "other", "another", "own", "same", "much", "many",
+    "very", "too", "here", "now", "whether", "say", "says", "said", "meaning", "stand", "role",
+    "purpose", "they", "them", "their", "am", "being", "let", "may", "might", "must", "one",
+    "someone", "anyone", "us", "hi", "hey", "hello", "thanks", "typically", "usually", "normally",
+    "best", "good", "ok", "okay", "able", "supposed"};
 // Bigrams of Chinese question words carry no topic.
-const std::set<std::string> kStopBigrams = {"什么", "怎么", "如何", "是什", "么是", "为什", "哪些",
-                                            "可以", "我的", "一个", "这个", "有哪", "么意", "意思",
-                                            "的是", "是否", "么区", "区别", "要怎", "么配", "请问",
-                                            "吗",   "的",   "是",   "了",   "在"};
+const std::set<std::string> kStopBigrams = {
+    "什么", "怎么", "如何", "是什", "么是", "为什", "哪些", "可以", "我的", "一个", "这个", "有哪",
+    "么意", "意思", "的是", "是否", "么区", "区别", "要怎", "么配", "请问", "吗",   "的",   "是",
+    "了",   "在",   "应该", "需要", "为何", "原因", "一下", "时候", "情况", "问题", "出现"};
+// Chinese function characters end a run of CJK characters like punctuation does: a bigram
+// across one ("时怎", "获与") pairs two words and matches nothing.
+const std::set<std::string> kStopChars = {"的", "了", "吗", "呢", "吧", "啊", "么", "怎", "哪",
+                                          "这", "那", "我", "你", "他", "它", "请", "是", "与",
+                                          "和", "及", "或", "把", "被", "要", "该", "呀", "嘛"};
+
+// Chinese terms and the English words the base uses for them, so that a question asked in
+// Chinese also meets the English sections (the Chinese overview covers fewer topics). Used on
+// questions only. The English side is written as the tokenizer leaves it (lower case, plural
+// 's' dropped).
+const std::vector<std::pair<std::string, std::vector<std::string>>> kGlossary = {
+    {"图模式", {"graph", "mode"}},
+    {"单算子", {"eager"}},
+    {"断图", {"break"}},
+    {"重编译", {"recompile", "recompilation"}},
+    {"编译", {"compile"}},
+    {"守卫", {"guard"}},
+    {"动态", {"dynamic"}},
+    {"静态", {"static"}},
+    {"形状", {"shape"}},
+    {"捕获", {"capture"}},
+    {"重放", {"replay"}},
+    {"算子", {"operator"}},
+    {"转换器", {"converter"}},
+    {"报错", {"error"}},
+    {"错误码", {"error", "code"}},
+    {"错误", {"error"}},
+    {"日志", {"log"}},
+    {"超时", {"timeout"}},
+    {"分布式", {"distributed"}},
+    {"集合通信", {"collective", "hccl"}},
+    {"通信", {"hccl"}},
+    {"环境变量", {"environment", "variable"}},
+    {"设备", {"device"}},
+    {"主机", {"host"}},
+    {"显存", {"memory"}},
+    {"内存", {"memory"}},
+    {"内存不足", {"memory"}},
+    {"回退", {"fall", "back"}},
+    {"同步", {"synchronous"}},
+    {"异步", {"asynchronous"}},
+    {"堆栈", {"stack"}},
+    {"调用栈", {"stack"}},
+    {"段错误", {"segmentation", "fault"}},
+    {"核心转储", {"core", "dump"}},
+    {"挂死", {"hang"}},
+    {"卡住", {"hang"}},
+    {"线程", {"thread"}},
+    {"网络", {"network"}},
+    {"端口", {"port"}},
+    {"安装", {"install"}},
+    {"版本", {"version"}},
+    {"精度", {"precision"}},
+    {"格式", {"format"}},
+    {"后端", {"backend"}},
+    {"图引擎", {"ge"}},
+    {"运行时", {"runtime"}},
+    {"驱动", {"driver"}},
+    {"下发", {"launch"}},
+    {"任务队列", {"task", "queue"}},
+    {"第一个", {"first"}},
+    {"首个", {"first"}},
+};
 
 // Decodes one UTF-8 code point at s[i]; advances i. Invalid bytes decode as U+FFFD.
 uint32_t next_code_point(std::string_view s, size_t* i) {
@@ -186,9 +259,14 @@ std::vector<std::string> tokenize(std::string_view text) {
 }
 
 std::vector<std::vector<std::string>> tokenize_groups(std::string_view text) {
+  return tokenize_groups(text, false);
+}
+
+std::vector<std::vector<std::string>> tokenize_groups(std::string_view text, bool bilingual) {
   std::vector<std::vector<std::string>> out;
   std::string word;
   std::vector<std::string> han;  // the current run of CJK characters, one string each
+  bool han_after_stop = false;   // the run began right after a function character
   auto flush_word = [&]() {
     if (!word.empty() && !kStopWords.count(word)) {
       std::vector<std::string> group{stem(word)};
@@ -196,16 +274,50 @@ std::vector<std::vector<std::string>> tokenize_groups(std::string_view text) {
         if (f != group.front()) group.push_back(std::move(f));
       }
       out.push_back(std::move(group));
+      // The last three digits of a torch_npu code name the kind of error ("100" an ACL call
+      // failed) independently of the submodule, so they are a word of their own: a section
+      // that explains both parts answers "what is ERR01100" better than one naming ERR01xxx.
+      if (word.size() == 8 && word.compare(0, 3, "err") == 0 &&
+          std::all_of(word.begin() + 3, word.end(),
+                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {
+        out.push_back({word.substr(5)});
+      }
     }
     word.clear();
   };
   auto flush_han = [&]() {
-    if (han.size() == 1 && !kStopBigrams.count(han[0])) out.push_back({han[0]});
-    for (size_t k = 0; k + 1 < han.size(); ++k) {
-      std::string bigram = han[k] + han[k + 1];
-      if (!kStopBigrams.count(bigram)) out.push_back({std::move(bigram)});
+    // A lone character left over between function characters ("要", "用") is rarely a topic.
+    if (han.size() == 1 && !han_after_stop && !kStopBigrams.count(han[0])) out.push_back({han[0]});
+    std::string run;
+    for (const std::string& c : han) run += c;
+    std::vector<std::vector<std::string>> groups;  // one per bigram start
+    for (size_t k = 0; k + 1 < han.size(); ++k) groups.push_back({han[k] + han[k + 1]});
+    // Glossary terms, longest first at each position: the bigrams inside a term join one group
+    // with its English words, so the term counts once and either language satisfies it.
+    std::vector<bool> absorbed(groups.size(), false);
+    size_t byte = 0;
+    for (size_t k = 0; bilingual && k < han.size(); byte += han[k].size(), ++k) {
+      const std::pair<std::string, std::vector<std::string>>* best = nullptr;
+      for (const auto& entry : kGlossary) {
+        if (run.compare(byte, entry.first.size(), entry.first) == 0 &&
+            (best == nullptr || entry.first.size() > best->first.size())) {
+          best = &entry;
+        }
+      }
+      if (best == nullptr || k >= groups.size() || absorbed[k]) continue;
+      const size_t chars = best->first.size() / 3;  // CJK characters are three bytes in UTF-8
+      for (size_t j = k + 1; j + 1 < k + chars && j < groups.size(); ++j) {
+        groups[k].push_back(groups[j].front());
+        absorbed[j] = true;
+      }
+      for (const std::string& en : best->second) groups[k].push_back(en);
+    }
+    for (size_t k = 0; k < groups.size(); ++k) {
+      if (absorbed[k] || kStopBigrams.count(groups[k].front())) continue;
+      out.push_back(std::move(groups[k]));
     }
     han.clear();
+    han_after_stop = false;
   };
   size_t i = 0;
   while (i < text.size()) {
@@ -217,10 +329,13 @@ std::vector<std::vector<std::string>> tokenize_groups(std::string_view text) {
       continue;
     }
     flush_word();
-    if (is_cjk(cp)) {
-      han.emplace_back(text.substr(start, i - start));
+    const std::string_view ch = text.substr(start, i - start);
+    if (is_cjk(cp) && !kStopChars.count(std::string(ch))) {
+      han.emplace_back(ch);
     } else {
+      const bool stop = is_cjk(cp);
       flush_han();
+      han_after_stop = stop;
     }
   }
   flush_word();
@@ -252,32 +367,131 @@ double Bm25Index::idf(const std::string& term) const {
   return std::log(1.0 + (n - df + 0.5) / (df + 0.5));
 }
 
+namespace {
+
+// The words of `text` (lower-cased, stemmed as the tokenizer does) written as names: with a
+// capital letter after the first character, with digits, or capitalised in the middle of a
+// sentence.
+std::set<std::string> named_words(std::string_view text) {
+  std::set<std::string> out;
+  bool sentence_start = true;
+  size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (!std::isalnum(c)) {
+      if (c == '.' || c == '?' || c == '!' || c == ':' || c == '\n') sentence_start = true;
+      ++i;
+      continue;
+    }
+    size_t end = i;
+    bool upper_inside = false, digit = false;
+    while (end < text.size() && std::isalnum(static_cast<unsigned char>(text[end]))) {
+      const auto d = static_cast<unsigned char>(text[end]);
+      upper_inside = upper_inside || (end > i && std::isupper(d));
+      digit = digit || std::isdigit(d);
+      ++end;
+    }
+    const bool capital = std::isupper(c) != 0;
+    if (upper_inside || digit || (capital && !sentence_start)) {
+      out.insert(stem(detail::to_lower(text.substr(i, end - i))));
+    }
+    sentence_start = false;
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Corpus terms that an unknown English word most likely abbreviates or inflects: the longest
+// known words that are a prefix of it ("exec" for "execution"), or that share a long prefix with
+// it ("recompilation" and "recompile"). Empty when nothing is close enough.
+std::vector<std::string> Bm25Index::near_forms(const std::string& word) const {
+  constexpr size_t kMinPrefix = 4;
+  constexpr size_t kMinShared = 6;
+  std::vector<std::string> out;
+  if (word.size() <= kMinPrefix || !std::all_of(word.begin(), word.end(), [](char c) {
+        return std::islower(static_cast<unsigned char>(c)) != 0;
+      })) {
+    return out;
+  }
+  size_t best = 0;
+  for (const auto& kv : df_) {
+    const std::string& t = kv.first;
+    size_t shared = 0;
+    while (shared < t.size() && shared < word.size() && t[shared] == word[shared]) ++shared;
+    const size_t shorter = std::min(t.size(), word.size());
+    const bool prefix = shared == t.size() && shared >= kMinPrefix;
+    const bool close = shared >= kMinShared && 4 * shared >= 3 * shorter;
+    if (!prefix && !close) continue;
+    if (shared > best) {
+      best = shared;
+      out.clear();
+    }
+    if (shared == best) out.push_back(t);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::vector<Bm25Index::Hit> Bm25Index::search(std::string_view query, size_t k) const {
-  // One group per query word: the word and its derived forms (identifier parts, code families).
-  std::vector<std::vector<std::string>> groups = tokenize_groups(query);
+  // One group per query word: the word and its derived forms (identifier parts, code families,
+  // the English words for a Chinese term).
+  std::vector<std::vector<std::string>> groups = tokenize_groups(query, true);
   std::sort(groups.begin(), groups.end());
   groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+  // Coverage counts each query word once, as the share of its weight (`mass`) that a section
+  // matches (`credit`):
+  // - a word the corpus knows in some form weighs the idf of its rarest known form;
+  // - a Chinese term weighs its English words when the corpus knows them, so that an English
+  //   section answers it fully; an unseen bigram is most likely a pair across a word boundary
+  //   ("块怎") and counts half;
+  // - an unseen English word written as a name (NCCL, MindSpore, vLLM, a word with digits)
+  //   counts fully: the question is about something the base does not describe; an unseen
+  //   ordinary lower-case word ("stored", "pull") is more likely phrasing and counts half;
+  // - an unseen identifier weighs its rarest part, an unknown part fully ("nccl_blocking_wait"
+  //   as much as "nccl"), and earns that weight in proportion to the idf of the parts a section
+  //   has, so that matching "blocking" and "wait" does not answer a question about NCCL;
+  // - an unseen plain word earns at most what its nearest known form (near_forms) is worth.
+  const std::set<std::string> named = named_words(query);
+  enum class Kind { kKnown, kChinese, kIdentifier, kUnknown };
+  std::vector<Kind> kind(groups.size(), Kind::kKnown);
+  std::vector<double> group_mass(groups.size(), 0);
+  std::vector<double> part_mass(groups.size(), 0);
+  double idf_mass = 0;
+  for (size_t g = 0; g < groups.size(); ++g) {
+    std::vector<std::string>& forms = groups[g];
+    const std::string& head = forms.front();
+    const bool cjk = static_cast<unsigned char>(head[0]) >= 0x80;
+    double known = 0, known_english = 0;
+    for (const std::string& t : forms) {
+      if (!df_.count(t)) continue;
+      known = std::max(known, idf(t));
+      if (static_cast<unsigned char>(t[0]) < 0x80) known_english = std::max(known_english, idf(t));
+    }
+    if (cjk) {
+      kind[g] = Kind::kChinese;
+      group_mass[g] = known_english > 0 ? known_english : known > 0 ? known : 0.5 * idf(head);
+    } else if (!df_.count(head) && head.find('_') != std::string::npos) {
+      kind[g] = Kind::kIdentifier;
+      for (size_t f = 1; f < forms.size(); ++f) {
+        part_mass[g] += idf(forms[f]);
+        group_mass[g] = std::max(group_mass[g], idf(forms[f]));
+      }
+      if (group_mass[g] == 0) group_mass[g] = idf(head);
+    } else if (known > 0) {
+      group_mass[g] = known;
+    } else {
+      kind[g] = Kind::kUnknown;
+      group_mass[g] = named.count(head) ? idf(head) : 0.5 * idf(head);
+      for (std::string& t : near_forms(head)) forms.push_back(std::move(t));
+    }
+    idf_mass += group_mass[g];
+  }
   std::vector<std::string> terms;
   for (const auto& g : groups) terms.insert(terms.end(), g.begin(), g.end());
   std::sort(terms.begin(), terms.end());
   terms.erase(std::unique(terms.begin(), terms.end()), terms.end());
-  // Coverage counts each query word once. A word the corpus knows in some form weighs the idf
-  // of its rarest known form; character bigrams over-generate, so an unseen one is most likely
-  // a pair across a word boundary ("块怎") and counts half; an unseen English word counts fully:
-  // it is a real word the corpus does not know.
-  std::vector<double> group_mass(groups.size(), 0);
-  double idf_mass = 0;
-  for (size_t g = 0; g < groups.size(); ++g) {
-    for (const std::string& t : groups[g]) {
-      if (df_.count(t)) group_mass[g] = std::max(group_mass[g], idf(t));
-    }
-    if (group_mass[g] == 0) {
-      const std::string& t = groups[g].front();
-      const bool cjk = static_cast<unsigned char>(t[0]) >= 0x80;
-      group_mass[g] = cjk ? 0.5 * idf(t) : idf(t);
-    }
-    idf_mass += group_mass[g];
-  }
   std::vector<Hit> hits;
   for (size_t i = 0; i < sections_.size(); ++i) {
     Hit h{i, 0, 0, {}};
@@ -289,15 +503,22 @@ std::vector<Bm25Index::Hit> Bm25Index::search(std::string_view query, size_t k) 
       h.score += idf(t) * f * (kK1 + 1) / (f + norm);
       h.matched.push_back(t);
     }
+    if (h.score <= 0) continue;
     double matched_idf = 0;
     for (size_t g = 0; g < groups.size(); ++g) {
-      double best = 0;
-      for (const std::string& t : groups[g]) {
-        if (tf_[i].count(t)) best = std::max(best, idf(t));
+      double credit = 0;
+      if (kind[g] == Kind::kIdentifier) {
+        for (size_t f = 1; f < groups[g].size(); ++f) {
+          if (tf_[i].count(groups[g][f])) credit += idf(groups[g][f]);
+        }
+        credit = part_mass[g] > 0 ? group_mass[g] * credit / part_mass[g] : 0;
+      } else {
+        for (const std::string& t : groups[g]) {
+          if (tf_[i].count(t)) credit = std::max(credit, idf(t));
+        }
       }
-      matched_idf += std::min(best, group_mass[g]);
+      matched_idf += std::min(credit, group_mass[g]);
     }
-    if (h.score <= 0) continue;
     h.coverage = idf_mass > 0 ? matched_idf / idf_mass : 0;
     hits.push_back(std::move(h));
   }

@@ -27,6 +27,10 @@ std::vector<std::string> tokenize(std::string_view text);
 // forms (identifier parts, error-code families); a CJK bigram alone.
 std::vector<std::vector<std::string>> tokenize_groups(std::string_view text);
 
+// As above; with `bilingual`, the bigrams of a Chinese term of the built-in glossary form one
+// group together with the English words for it (used for questions, not for indexing).
+std::vector<std::vector<std::string>> tokenize_groups(std::string_view text, bool bilingual);
+
 class Bm25Index {
  public:
   explicit Bm25Index(std::vector<Section> sections);
@@ -42,6 +46,7 @@ class Bm25Index {
 
  private:
   double idf(const std::string& term) const;
+  std::vector<std::string> near_forms(const std::string& word) const;
   std::vector<Section> sections_;
   std::vector<std::unordered_map<std::string, int>> tf_;
   std::vector<size_t> length_;
