@@ -6,12 +6,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 // The opaque host handle a plugin gets in load(). Lives until the Loader is destroyed.
 struct skillrt_host {
@@ -157,37 +159,76 @@ void Loader::load_directory(const std::filesystem::path& dir, bool builtin) {
     }
   }
   std::sort(files.begin(), files.end());
-  for (const auto& f : files) load_file(f, builtin);
+  std::vector<PluginRecord*> batch;
+  for (const auto& f : files) {
+    if (auto* record = add_record(f, builtin)) batch.push_back(record);
+  }
+
+  // Start-up time is mostly dlopen and schema checks, and only the checks run in parallel with
+  // another plugin's dlopen: a few threads are enough. Workers are started from this thread
+  // alone, because a worker's parent-death signal follows the thread that forked it.
+  std::vector<std::unique_ptr<skillrt_host>> hosts(batch.size());
+  std::vector<std::size_t> local;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    if (!batch[i]->isolated) local.push_back(i);
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t k = next++; k < local.size(); k = next++) {
+      hosts[local[k]] = open(*batch[local[k]]);
+    }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>({local.size(), std::max(1U, std::thread::hardware_concurrency()), 4});
+  std::vector<std::thread> helpers;
+  for (std::size_t t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (auto& h : helpers) h.join();
+
+  // Registration stays in file order, so which plugin wins a contested name never varies.
+  for (std::size_t i = 0; i < batch.size(); ++i) finish(*batch[i], std::move(hosts[i]));
 }
 
 void Loader::load_file(const std::filesystem::path& file, bool builtin) {
+  PluginRecord* record = add_record(file, builtin);
+  if (record == nullptr) return;
+  finish(*record, record->isolated ? nullptr : open(*record));
+}
+
+PluginRecord* Loader::add_record(const std::filesystem::path& file, bool builtin) {
   std::error_code ec;
   const auto canonical = std::filesystem::weakly_canonical(file, ec);
   const auto& path = ec ? file : canonical;
   // The same file reached through two search-path entries is one plugin, not a conflict.
   for (const auto& r : records_) {
-    if (r.file == path) return;
+    if (r.file == path) return nullptr;
   }
   PluginRecord& record = records_.emplace_back();
   record.file = path;
   record.builtin = builtin;
-  if (options_.isolate && options_.load_isolated && options_.isolate(path, builtin)) {
-    record.isolated = true;
+  record.isolated = options_.isolate && options_.load_isolated && options_.isolate(path, builtin);
+  return &record;
+}
+
+void Loader::finish(PluginRecord& record, std::unique_ptr<skillrt_host> host) {
+  if (record.isolated) {
     auto skills = options_.load_isolated(record);
     commit_skills(record, skills);
-  } else {
-    load_into(record);
+  } else if (host != nullptr) {
+    std::vector<std::shared_ptr<Skill>> pending = std::move(host->pending);
+    hosts_.push_back(std::move(host));
+    if (record.loaded) commit_skills(record, pending);
   }
   if (options_.log_errors) {
     for (const auto& e : record.errors) spdlog::error("{}", e);
   }
 }
 
-void Loader::load_into(PluginRecord& record) {
+std::unique_ptr<skillrt_host> Loader::open(PluginRecord& record) {
   auto error = [&](const std::string& what) { record.errors.push_back(label(record) + ": " + what); };
   if (!has_elf_magic(record.file)) {
     error("not a shared library (no ELF header): remove it from the plugin path");
-    return;
+    return nullptr;
   }
   auto library = std::make_shared<boost::dll::shared_library>();
   try {
@@ -196,18 +237,18 @@ void Loader::load_into(PluginRecord& record) {
   } catch (const std::exception& e) {
     error(std::string("cannot be loaded: ") + e.what() +
           ": check that its dependencies are installed (ldd)");
-    return;
+    return nullptr;
   }
   if (!library->has(SKILLRT_ENTRY_SYMBOL)) {
     error("no entry symbol '" SKILLRT_ENTRY_SYMBOL
           "': build it with SKILLRT_PLUGIN() from skillrt/sdk.hpp or export the function from C");
-    return;
+    return nullptr;
   }
   auto entry = library->get<const skillrt_plugin*()>(SKILLRT_ENTRY_SYMBOL);
   const skillrt_plugin* desc = entry();
   if (desc == nullptr) {
     error("entry symbol '" SKILLRT_ENTRY_SYMBOL "' returned NULL: it must return its descriptor");
-    return;
+    return nullptr;
   }
   record.abi_major = desc->abi_major;
   record.abi_minor = desc->abi_minor;
@@ -215,25 +256,25 @@ void Loader::load_into(PluginRecord& record) {
     error("ABI major version " + std::to_string(desc->abi_major) + " does not match the host's " +
           std::to_string(SKILLRT_ABI_MAJOR) + ": rebuild the plugin against skillrt SDK " +
           std::to_string(SKILLRT_ABI_MAJOR) + ".x");
-    return;
+    return nullptr;
   }
   if (desc->abi_minor > SKILLRT_ABI_MINOR) {
     error("ABI version " + std::to_string(desc->abi_major) + "." +
           std::to_string(desc->abi_minor) + " is newer than the host's " +
           std::to_string(SKILLRT_ABI_MAJOR) + "." + std::to_string(SKILLRT_ABI_MINOR) +
           ": upgrade skillrt or rebuild the plugin against the host's SDK");
-    return;
+    return nullptr;
   }
   if (desc->struct_size < offsetof(skillrt_plugin, unload) + sizeof(desc->unload)) {
     error("descriptor is too small (struct_size " + std::to_string(desc->struct_size) +
           "): rebuild the plugin against the skillrt SDK");
-    return;
+    return nullptr;
   }
   record.name = view(desc->name);
   record.version = view(desc->version);
   if (record.name.empty() || desc->load == nullptr) {
     error("descriptor has no name or no load function: fill both in skillrt_plugin");
-    return;
+    return nullptr;
   }
 
   auto host = std::make_unique<skillrt_host>();
@@ -249,19 +290,17 @@ void Loader::load_into(PluginRecord& record) {
   host->loading = true;
   const int32_t rc = desc->load(host.get(), api_);
   host->loading = false;
-  skillrt_host* raw = host.get();
-  hosts_.push_back(std::move(host));
-
   if (rc != SKILLRT_OK) {
     std::string why = "load() failed with " + code_name(code_from_int(rc));
-    why += raw->load_error.empty() ? " and gave no reason: see the plugin's own log lines above"
-                                   : ": " + raw->load_error;
+    why += host->load_error.empty() ? " and gave no reason: see the plugin's own log lines above"
+                                    : ": " + host->load_error;
     error(why);
-    return;
+    host->pending.clear();
+    return host;  // kept: the library stays mapped, as its code may still be referenced
   }
   record.loaded = true;
-  for (auto& line : raw->rejected) record.errors.push_back(std::move(line));
-  commit_skills(record, raw->pending);
+  for (auto& line : host->rejected) record.errors.push_back(std::move(line));
+  return host;
 }
 
 void Loader::commit_skills(PluginRecord& record, std::vector<std::shared_ptr<Skill>>& skills) {

@@ -65,7 +65,13 @@ class Loader {
   struct HostState;
 
  private:
-  void load_into(PluginRecord& record);
+  // A new record for `file`, or null when that file already has one.
+  PluginRecord* add_record(const std::filesystem::path& file, bool builtin);
+  // Maps the library and runs its load(), touching nothing but `record`: several records may be
+  // opened at once. Null when load() was never reached.
+  std::unique_ptr<skillrt_host> open(PluginRecord& record);
+  // Registers what open() produced (or loads the record in a worker) and logs its errors.
+  void finish(PluginRecord& record, std::unique_ptr<skillrt_host> host);
   void commit_skills(PluginRecord& record, std::vector<std::shared_ptr<Skill>>& skills);
 
   Registry& registry_;

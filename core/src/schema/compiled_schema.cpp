@@ -34,13 +34,101 @@ bool is_draft07_meta_uri(std::string uri) {
 
 }  // namespace
 
+// Compiling checks everything an author can get wrong (the meta-schema, references, loops,
+// patterns) at once, but builds valijson's tree, about half the cost, only on first use: a host
+// that loads a dozen plugins to list their skills validates few of their schemas, if any.
+// Schemas that reference other documents are built at once, so that a fetch failure is still a
+// compile error.
 struct CompiledSchema::Impl {
   Json source;
+  Json for_valijson;  // prepared copy, released once built
+  std::string base_uri;
+  CompileOptions options;
   // Documents served through "$ref"; the index points into them, so they never move.
   std::vector<std::unique_ptr<Json>> fetched;
   detail::SchemaIndex index;
   detail::RegexTable regexes;
   valijson::Schema schema;
+  std::once_flag built;
+  std::string build_error;  // why the deferred build failed ("" when it did not)
+
+  // Builds the tree once; safe to call from any number of threads. False when it failed.
+  bool ensure_built() {
+    std::call_once(built, [this] { build_error = build(); });
+    return build_error.empty();
+  }
+
+  std::string build() {
+    std::vector<detail::SchemaSite> remote_patterns;
+    // Documents by URI, so that a fetched document can refer back to one already known.
+    std::map<std::string, const Json*> known;
+    if (!base_uri.empty()) known[base_uri] = &source;
+    std::string unfetched;
+    auto fetch = [&](const std::string& uri) -> const Json* {
+      const Json* original = nullptr;
+      if (auto it = known.find(uri); it != known.end()) {
+        original = it->second;
+      } else {
+        std::optional<Json> document;
+        if (is_draft07_meta_uri(uri)) {
+          document = draft07_meta_schema();
+        } else if (options.fetch) {
+          document = options.fetch(uri);
+        }
+        if (!document) {
+          unfetched = uri;
+          return nullptr;
+        }
+        fetched.push_back(std::make_unique<Json>(std::move(*document)));
+        original = fetched.back().get();
+        known[uri] = original;
+      }
+      auto remote = detail::prepare_schema(*original, index, uri);
+      remote_patterns.insert(remote_patterns.end(), remote.patterns.begin(),
+                             remote.patterns.end());
+      return new Json(std::move(remote.for_valijson));
+    };
+    auto release = [](const Json* document) { delete document; };
+
+    try {
+      valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
+      // The parser takes ownership of its builders and deletes them.
+      parser.addConstraintBuilder(std::string(detail::kFormatKeyword),
+                                  new detail::FormatRuleBuilder());
+      parser.addConstraintBuilder(std::string(detail::kMultipleOfKeyword),
+                                  new detail::MultipleOfRuleBuilder());
+      parser.addConstraintBuilder(std::string(detail::kPatternKeyword),
+                                  new detail::PatternRuleBuilder());
+      parser.addConstraintBuilder(std::string(detail::kUniqueItemsKeyword),
+                                  new detail::UniqueItemsRuleBuilder());
+      const valijson::adapters::NlohmannJsonAdapter adapter(for_valijson);
+      parser.populateSchema(adapter, schema, fetch, release);
+    } catch (const std::exception& e) {
+      if (!unfetched.empty()) {
+        return "the schema references " + Json(unfetched).dump() +
+               ", a document outside it that the host does not fetch; copy what it needs "
+               "under /definitions and reference that";
+      }
+      return std::string("the schema does not compile: ") + e.what();
+    }
+    for_valijson = Json();
+    for (const auto& site : remote_patterns) {
+      if (auto error = add_regex(site); !error.empty()) return error;
+    }
+    return "";
+  }
+
+  // Compiles a pattern into the table once; the error names where it sits.
+  std::string add_regex(const detail::SchemaSite& site) {
+    if (regexes.contains(site.text)) return "";
+    try {
+      regexes.emplace(site.text, std::regex(site.text));
+    } catch (const std::regex_error& e) {
+      return site.pointer + ": " + Json(site.text).dump() +
+             " is not a valid regular expression (ECMAScript syntax): " + e.what();
+    }
+    return "";
+  }
 
   mutable std::mutex pool_mutex;
   mutable std::vector<std::unique_ptr<valijson::Validator>> pool;
@@ -122,15 +210,9 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
   auto impl = std::make_unique<Impl>();
   impl->source = schema;
   auto prepared = detail::prepare_schema(impl->source, impl->index, "");
-  std::vector<detail::SchemaSite> patterns = prepared.patterns;
-
   for (const auto& site : prepared.patterns) {
-    try {
-      std::regex probe(site.text);
-    } catch (const std::regex_error& e) {
-      return fail(Code::kInvalidArgument,
-                  site.pointer + ": " + Json(site.text).dump() +
-                      " is not a valid regular expression (ECMAScript syntax): " + e.what());
+    if (auto error = impl->add_regex(site); !error.empty()) {
+      return fail(Code::kInvalidArgument, error);
     }
   }
   if (!prepared.unresolved.empty()) {
@@ -150,73 +232,19 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
                     "), so validation would never end; break the loop");
   }
 
-  // Documents by URI, so that a fetched document can refer back to one already known.
-  std::map<std::string, const Json*> known;
-  if (!prepared.base_uri.empty()) known[prepared.base_uri] = &impl->source;
-  std::string unfetched;
-  Impl& state = *impl;
-  auto fetch = [&](const std::string& uri) -> const Json* {
-    const Json* original = nullptr;
-    if (auto it = known.find(uri); it != known.end()) {
-      original = it->second;
-    } else {
-      std::optional<Json> document;
-      if (is_draft07_meta_uri(uri)) {
-        document = draft07_meta_schema();
-      } else if (options.fetch) {
-        document = options.fetch(uri);
-      }
-      if (!document) {
-        unfetched = uri;
-        return nullptr;
-      }
-      state.fetched.push_back(std::make_unique<Json>(std::move(*document)));
-      original = state.fetched.back().get();
-      known[uri] = original;
-    }
-    auto remote = detail::prepare_schema(*original, state.index, uri);
-    patterns.insert(patterns.end(), remote.patterns.begin(), remote.patterns.end());
-    return new Json(std::move(remote.for_valijson));
-  };
-  auto release = [](const Json* document) { delete document; };
-
-  try {
-    valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-    // The parser takes ownership of its builders and deletes them.
-    parser.addConstraintBuilder(std::string(detail::kFormatKeyword),
-                                new detail::FormatRuleBuilder());
-    parser.addConstraintBuilder(std::string(detail::kMultipleOfKeyword),
-                                new detail::MultipleOfRuleBuilder());
-    parser.addConstraintBuilder(std::string(detail::kPatternKeyword),
-                                new detail::PatternRuleBuilder());
-    parser.addConstraintBuilder(std::string(detail::kUniqueItemsKeyword),
-                                new detail::UniqueItemsRuleBuilder());
-    const valijson::adapters::NlohmannJsonAdapter adapter(prepared.for_valijson);
-    parser.populateSchema(adapter, impl->schema, fetch, release);
-  } catch (const std::exception& e) {
-    if (!unfetched.empty()) {
-      return fail(Code::kInvalidArgument,
-                  "the schema references " + Json(unfetched).dump() +
-                      ", a document outside it that the host does not fetch; copy what it needs "
-                      "under /definitions and reference that");
-    }
-    return fail(Code::kInvalidArgument, std::string("the schema does not compile: ") + e.what());
-  }
-
-  for (const auto& site : patterns) {
-    if (impl->regexes.contains(site.text)) continue;
-    try {
-      impl->regexes.emplace(site.text, std::regex(site.text));
-    } catch (const std::regex_error& e) {
-      return fail(Code::kInvalidArgument,
-                  site.pointer + ": " + Json(site.text).dump() +
-                      " is not a valid regular expression (ECMAScript syntax): " + e.what());
-    }
+  impl->for_valijson = std::move(prepared.for_valijson);
+  impl->base_uri = std::move(prepared.base_uri);
+  impl->options = options;
+  // The meta-schema is used at once; other documents must be fetched while the caller can
+  // still be told that one is missing.
+  if ((prepared.remote_refs > 0 || !check_meta) && !impl->ensure_built()) {
+    return fail(Code::kInvalidArgument, impl->build_error);
   }
   return std::shared_ptr<const CompiledSchema>(new CompiledSchema(std::move(impl)));
 }
 
 bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
+  if (!impl_->ensure_built()) return false;
   const detail::ExplainContext context{impl_->index, impl_->regexes};
   try {
     return detail::conforms(context, *impl_->schema.root(), instance);
@@ -226,10 +254,14 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
 }
 
 bool CompiledSchema::valijson_verdict(const nlohmann::json& instance) const {
+  if (!impl_->ensure_built()) return false;
   return impl_->verdict(instance, nullptr);
 }
 
 std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) const {
+  if (!impl_->ensure_built()) {
+    return {Violation{"", "schema", "/: the schema cannot be used: " + impl_->build_error}};
+  }
   const detail::ExplainContext context{impl_->index, impl_->regexes};
   std::vector<Violation> violations;
   try {

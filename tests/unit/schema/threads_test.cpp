@@ -61,3 +61,32 @@ TEST_CASE("compile is safe to call from several threads", "[schema][threads]") {
   for (auto& thread : threads) thread.join();
   CHECK(failures.load() == 0);
 }
+
+TEST_CASE("the first use of a schema may come from several threads at once", "[schema][threads]") {
+  // compile() leaves building the validator to the first validation; here eight threads race
+  // for it on every one of twenty fresh schemas, and all must see the same finished tree.
+  std::atomic<int> mismatches{0};
+  for (int round = 0; round < 20; ++round) {
+    auto compiled = CompiledSchema::compile(json::parse(R"({
+      "type": "object",
+      "required": ["name"],
+      "properties": {"name": {"type": "string", "pattern": "^[a-z]+$", "maxLength": 8}}
+    })"));
+    REQUIRE(compiled.has_value());
+    const auto schema = *compiled;
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&, t] {
+        while (!go.load()) std::this_thread::yield();
+        const json value = t % 2 == 0 ? json{{"name", "ada"}} : json{{"name", "Ada"}};
+        const bool valid = schema->is_valid(value);
+        const auto violations = schema->validate(value);
+        if (valid != (t % 2 == 0) || violations.empty() != valid) ++mismatches;
+      });
+    }
+    go = true;
+    for (auto& thread : threads) thread.join();
+  }
+  CHECK(mismatches.load() == 0);
+}

@@ -160,6 +160,7 @@ class Walker {
       auto resource = resources_.find(document);
       if (!document.empty() && resource == resources_.end()) {
         (*site.copy)["$ref"] = target;  // another document: valijson fetches it
+        ++out_.remote_refs;
         continue;
       }
       const std::string root = document.empty() ? std::string() : resource->second;

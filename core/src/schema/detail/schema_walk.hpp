@@ -36,6 +36,7 @@ struct PreparedSchema {
   std::string base_uri;                // absolute URI of the document ("" when it has none)
   std::vector<SchemaSite> patterns;    // "pattern" values and "patternProperties" keys
   std::vector<SchemaSite> unresolved;  // references into this document that point at nothing
+  std::size_t remote_refs = 0;         // references to other documents, fetched when built
   // Schema objects that lead back to themselves through "$ref", allOf, anyOf, oneOf, not,
   // if/then/else or dependencies without descending into the value (the first one again at
   // the end): validating would never end, and valijson's parser overflows the stack on a
