@@ -96,9 +96,9 @@ TEST_CASE("held-out: the router sends at least 25 requests to the right sub-skil
   CHECK(right >= 25);
 }
 
-// Known gap (issue 12 stays open): 10/15 held-out questions answered; the other five rank the
-// right section first but fall just under the coverage bar. Hidden from ctest so CI stays green
-// without lowering the bar; run it by hand: npu_graph_tests "[heldout-qa]".
+// Hidden from ctest and run by hand (npu_graph_tests "[.heldout-qa]"): the first QA set is no
+// longer untouched (its misses were studied for issue 12), and the second is a one-time
+// measurement; HELDOUT_RESULTS.md records both.
 TEST_CASE("held-out: QA cites a section holding the answer, and says it does not know",
           "[.heldout-qa]") {
   const ng::Bm25Index index(ng::load_knowledge({}, true));
@@ -144,6 +144,61 @@ TEST_CASE("held-out: QA cites a section holding the answer, and says it does not
             << report.str();
   INFO(report.str());
   CHECK(answerable >= 15);
+  CHECK(unanswerable >= 5);
+  CHECK(answered >= 15);
+  CHECK(declined == unanswerable);
+}
+
+// The second held-out QA set (data/heldout/qa_heldout2.jsonl), written after the issue 12 fixes
+// and measured once without tuning (see HELDOUT_RESULTS.md). Each answerable question names
+// the sections that hold its answer, labelled before the first run; the first citation must
+// be one of them (its heading path ends with the label). Hidden like the case above.
+TEST_CASE("held-out 2: QA cites a labelled section, and says it does not know", "[.heldout-qa]") {
+  const ng::Bm25Index index(ng::load_knowledge({}, true));
+  const std::vector<json> cases = read_jsonl(kHeldOut + "/qa_heldout2.jsonl");
+  int answerable = 0, answered = 0, unanswerable = 0, declined = 0;
+  std::ostringstream report;
+  for (const json& c : cases) {
+    const std::string q = c["question"].get<std::string>();
+    const json r = ng::answer_question(q, index, {});
+    const bool known = r["known"].get<bool>();
+    const std::string best = r["passages"].empty()
+                                 ? std::string("(no passage)")
+                                 : r["passages"][0]["heading"].get<std::string>() + ", coverage " +
+                                       r["passages"][0]["coverage"].dump();
+    if (c.contains("known") && !c["known"].get<bool>()) {
+      ++unanswerable;
+      if (!known && r["citations"].empty()) {
+        ++declined;
+      } else {
+        report << "  answered an unanswerable question: " << q << " -> " << best << "\n";
+      }
+      continue;
+    }
+    ++answerable;
+    if (!known) {
+      report << "  did not know: " << q << " (best " << best << ")\n";
+      continue;
+    }
+    const std::string got = r["citations"][0]["heading"].get<std::string>();
+    bool right = false;
+    for (const json& label : c["sections"]) {
+      const std::string h = label.get<std::string>();
+      right =
+          right || (got.size() >= h.size() && got.compare(got.size() - h.size(), h.size(), h) == 0);
+    }
+    if (right) {
+      ++answered;
+    } else {
+      report << "  wrong section: " << q << " -> " << got << " (labelled " << c["sections"].dump()
+             << ")\n";
+    }
+  }
+  std::cout << "held-out 2 qa: " << answered << "/" << answerable << " answered from a labelled "
+            << "section, " << declined << "/" << unanswerable << " declined\n"
+            << report.str();
+  INFO(report.str());
+  CHECK(answerable >= 20);
   CHECK(unanswerable >= 5);
   CHECK(answered >= 15);
   CHECK(declined == unanswerable);
