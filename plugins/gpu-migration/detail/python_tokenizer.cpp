@@ -9,15 +9,30 @@ namespace {
 constexpr uint8_t kIdentStart = 1;
 constexpr uint8_t kIdentChar = 2;
 constexpr uint8_t kBlank = 4;
+// Bytes the general dispatch reads as a one-byte operator that opens, closes or leaves the
+// bracket depth alone ('.' is not one: it may start a number).
+constexpr uint8_t kOpen = 8;
+constexpr uint8_t kClose = 16;
+constexpr uint8_t kPlainOp = 32;
 
 struct ByteClasses {
   uint8_t of[256] = {};
   constexpr ByteClasses() {
     for (int c = 0; c < 256; ++c) {
       const bool start = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+      const bool digit = c >= '0' && c <= '9';
+      const bool blank = c == ' ' || c == '\t' || c == '\f' || c == '\r';
       if (start) of[c] |= kIdentStart | kIdentChar;
-      if (c >= '0' && c <= '9') of[c] |= kIdentChar;
-      if (c == ' ' || c == '\t' || c == '\f' || c == '\r') of[c] |= kBlank;
+      if (digit) of[c] |= kIdentChar;
+      if (blank) of[c] |= kBlank;
+      if (c == '(' || c == '[' || c == '{') {
+        of[c] |= kOpen;
+      } else if (c == ')' || c == ']' || c == '}') {
+        of[c] |= kClose;
+      } else if (!start && !digit && !blank && c != '\n' && c != '#' && c != '\\' && c != '"' &&
+                 c != '\'' && c != '.') {
+        of[c] |= kPlainOp;
+      }
     }
   }
 };
@@ -114,6 +129,11 @@ class Tokenizer {
       return false;
     };
     while (i < end) {
+      if (!emit_) {
+        // Most of a file is read this way: a line the filter has not asked for yet.
+        i = skim(i, end, &depth, &code_since_newline);
+        if (i >= end) break;
+      }
       const unsigned char c = static_cast<unsigned char>(src_[i]);
       if (kBytes.of[c] & kBlank) {
         ++i;
@@ -187,6 +207,46 @@ class Tokenizer {
   }
 
  private:
+  // Reading a line without storing its tokens, names are only offered to the filter and
+  // operators only move the bracket depth: both are passed over here, without the general
+  // dispatch. Returns where a byte needs that dispatch: a string (or a name that may be its
+  // prefix), a comment, a number, a backslash or a newline. The tokens it passes over are the
+  // ones the general dispatch would read there, so the lines found and the errors are the same.
+  size_t skim(size_t i, size_t end, int* depth, bool* code) {
+    const char* s = src_.data();
+    while (i < end) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      const uint8_t k = kBytes.of[c];
+      if (k & kBlank) {
+        ++i;
+        continue;
+      }
+      if (k & kIdentStart) {
+        size_t j = i + 1;
+        while (j < end && (kBytes.of[static_cast<unsigned char>(s[j])] & kIdentChar)) ++j;
+        if (j < end && (s[j] == '"' || s[j] == '\'')) return i;
+        *code = true;
+        if (!wanted_ && filter_->wants_name(std::string_view(s + i, j - i))) wanted_ = true;
+        i = j;
+        continue;
+      }
+      if (k & (kPlainOp | kOpen | kClose)) {
+        if (k & kOpen) ++*depth;
+        if ((k & kClose) && *depth > 0) --*depth;
+        *code = true;
+        ++i;
+        continue;
+      }
+      if (c == '.' && !(i + 1 < end && is_digit(static_cast<unsigned char>(s[i + 1])))) {
+        *code = true;
+        ++i;
+        continue;
+      }
+      return i;
+    }
+    return i;
+  }
+
   void error(size_t offset, std::string message) {
     if (replaying_) return;  // reported when the line was first read
     out_->errors.push_back(TokenizeError{offset, std::move(message)});

@@ -144,7 +144,8 @@ TEST_CASE("analyze: reports in Markdown, JSON and Excel", "[analyze][reports]") 
   CHECK_THAT(md, Catch::Contains("**Overall: blocked**"));
   CHECK_THAT(md, Catch::Contains("| moe.py:1 | `import grouped_gemm"));
   // The Markdown rows carry each finding's alternative, looked up from `rules`.
-  CHECK_THAT(md, Catch::Contains(r.at("rules").at("THIRD-GROUPED-GEMM").at("alternative").get<std::string>()));
+  CHECK_THAT(md, Catch::Contains(
+                     r.at("rules").at("THIRD-GROUPED-GEMM").at("alternative").get<std::string>()));
   const json back =
       json::parse(gm_test::read_file(out.path() / "reports" / "gpu-migration-report.json"));
   CHECK(back.at("findings") == r.at("findings"));
