@@ -38,7 +38,12 @@ const std::set<std::string> kStopWords = {
     "very", "too", "here", "now", "whether", "say", "says", "said", "meaning", "stand", "role",
     "purpose", "they", "them", "their", "am", "being", "let", "may", "might", "must", "one",
     "someone", "anyone", "us", "hi", "hey", "hello", "thanks", "typically", "usually", "normally",
-    "best", "good", "ok", "okay", "able", "supposed"};
+    "best", "good", "ok", "okay", "able", "supposed",
+    // Conjunctions and fillers.
+    "but", "though", "although", "however", "because", "since", "while", "up", "keep", "keeps",
+    "kept", "right",
+    // What is left of a contraction split at its apostrophe ("what's", "doesn't", "we've").
+    "s", "t", "d", "m", "ll", "re", "ve"};
 // Bigrams of Chinese question words carry no topic.
 const std::set<std::string> kStopBigrams = {
     "什么", "怎么", "如何", "是什", "么是", "为什", "哪些", "可以", "我的", "一个", "这个", "有哪",
@@ -136,8 +141,15 @@ bool is_cjk(uint32_t cp) {
 
 // A naive English stemmer: enough to let "graphs"/"graph" and "breaks"/"break" meet.
 std::string stem(std::string w) {
-  if (w.size() > 4 && w.compare(w.size() - 3, 3, "ies") == 0)
-    return w.substr(0, w.size() - 3) + "y";
+  auto ends = [&w](const char* suffix) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    return w.size() > n + 2 && w.compare(w.size() - n, n, suffix) == 0;
+  };
+  if (ends("ies")) return w.substr(0, w.size() - 3) + "y";
+  // Plurals in "es" after a sibilant ("batches", "processes", "crashes", "prefixes"); "caches"
+  // and "guides" keep their "e" through the plain 's' rule below.
+  if (ends("tches") || ends("sses") || ends("shes") || ends("xes"))
+    return w.substr(0, w.size() - 2);
   if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's') w.pop_back();
   return w;
 }
@@ -391,8 +403,14 @@ std::set<std::string> named_words(std::string_view text) {
       digit = digit || std::isdigit(d);
       ++end;
     }
+    // Digits make a name only in a code ("EZ9999", "507015"); "8-card", "7B" and "2.30" are
+    // quantities.
+    size_t digits = 0;
+    for (size_t k = i; k < end; ++k)
+      digits += std::isdigit(static_cast<unsigned char>(text[k])) ? 1 : 0;
+    const bool code = digit && digits >= 4;
     const bool capital = std::isupper(c) != 0;
-    if (upper_inside || digit || (capital && !sentence_start)) {
+    if (upper_inside || code || (capital && !sentence_start)) {
       out.insert(stem(detail::to_lower(text.substr(i, end - i))));
     }
     sentence_start = false;
@@ -438,6 +456,56 @@ std::vector<Bm25Index::Hit> Bm25Index::search(std::string_view query, size_t k) 
   // One group per query word: the word and its derived forms (identifier parts, code families,
   // the English words for a Chinese term).
   std::vector<std::vector<std::string>> groups = tokenize_groups(query, true);
+  // Terms that are no topic at all, decided on the groups in question order:
+  // - a plain number of one or two digits is a quantity ("8 cards", "2.30 TiB"), known or not;
+  //   an unseen one of three digits too (a known one may be the kind of an ERR code);
+  // - an unseen Chinese bigram next to a known one is a pair across a word boundary ("直断"
+  //   between "一直" and "断图", "认保" between "默认" and "保存"): the known word holds its
+  //   characters, the pair carries nothing.
+  auto known_cjk = [this](const std::vector<std::string>& g) {
+    for (const std::string& t : g) {
+      if (static_cast<unsigned char>(t[0]) >= 0x80 && df_.count(t)) return true;
+    }
+    return false;
+  };
+  auto cjk_forms_touch = [](const std::vector<std::string>& g, const std::string& ch, bool at_end) {
+    for (const std::string& t : g) {
+      if (static_cast<unsigned char>(t[0]) < 0x80 || t.size() < ch.size()) continue;
+      if (at_end ? t.compare(t.size() - ch.size(), ch.size(), ch) == 0 : t.rfind(ch, 0) == 0)
+        return true;
+    }
+    return false;
+  };
+  std::vector<bool> noise(groups.size(), false);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const std::string& head = groups[g].front();
+    const bool number = std::all_of(head.begin(), head.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+    if (number && head.size() <= 2) {
+      noise[g] = true;
+      continue;
+    }
+    if (df_.count(head) || groups[g].size() > 1) continue;
+    if (head.size() <= 3 && std::all_of(head.begin(), head.end(), [](char c) {
+          return std::isdigit(static_cast<unsigned char>(c)) != 0;
+        })) {
+      noise[g] = true;
+    } else if (head.size() == 6 && static_cast<unsigned char>(head[0]) >= 0x80) {
+      const std::string first = head.substr(0, 3), second = head.substr(3);
+      noise[g] =
+          (g > 0 && known_cjk(groups[g - 1]) && cjk_forms_touch(groups[g - 1], first, true)) ||
+          (g + 1 < groups.size() && known_cjk(groups[g + 1]) &&
+           cjk_forms_touch(groups[g + 1], second, false));
+    }
+  }
+  {
+    std::vector<std::vector<std::string>> kept;
+    for (size_t g = 0; g < groups.size(); ++g) {
+      if (!noise[g]) kept.push_back(std::move(groups[g]));
+    }
+    groups = std::move(kept);
+  }
   std::sort(groups.begin(), groups.end());
   groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
   // Coverage counts each query word once, as the share of its weight (`mass`) that a section
