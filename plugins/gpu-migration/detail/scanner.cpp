@@ -29,6 +29,10 @@ class RuleIndex {
     return shapes[name.size() * 256 + static_cast<unsigned char>(name[0])];
   }
   std::vector<const Rule*> strings;
+  // Per string rule: the text a string must start with for its regex to match ("^cuda(:.*)?$"
+  // needs "cuda"), or empty when the regex does not say. Most strings holding a needle (messages
+  // that mention cuda) are ruled out without running std::regex.
+  std::vector<std::string_view> string_starts;
   std::vector<const Rule*> texts;
   std::vector<const Rule*> transpose_view;
   std::unordered_map<std::string, std::string> min_versions;  // apis_config.json
@@ -135,6 +139,26 @@ std::string trimmed(std::string_view l) {
   return std::string(l);
 }
 
+// The needle when the rule's regex is `^` followed by the needle itself (only letters, digits
+// and '_', which a regex reads literally), not made optional by a quantifier on its last letter,
+// and with no alternative (`|`) anywhere: every match then starts with the needle.
+std::string_view anchored_start(const Rule& r) {
+  const std::string& n = r.needle;
+  const std::string& re = r.regex_text;
+  if (n.empty() || re.size() < n.size() + 1 || re[0] != '^' || re.compare(1, n.size(), n) != 0 ||
+      re.find('|') != std::string::npos) {
+    return {};
+  }
+  const char after = re.size() > n.size() + 1 ? re[n.size() + 1] : '\0';
+  if (after == '?' || after == '*' || after == '{') return {};
+  for (char c : n) {
+    const bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (!word) return {};
+  }
+  return n;
+}
+
 struct ImportInfo {
   bool is_import = false;
   bool torch = false;
@@ -180,6 +204,7 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
         break;
       case MatchKind::kString:
         index_->strings.push_back(&r);
+        index_->string_starts.push_back(anchored_start(r));
         lf.add_needle(r.needle);
         break;
       case MatchKind::kText:
@@ -405,7 +430,10 @@ PythonScan Scanner::scan_python(std::string_view src) const {
       const bool alone = statement_start && (k + 1 >= n || tok(k + 1).kind == TokenKind::kNewline);
       if (alone) continue;
       const std::string_view content = src.substr(t.content_begin, t.content_end - t.content_begin);
-      for (const Rule* r : index_->strings) {
+      for (size_t q = 0; q < index_->strings.size(); ++q) {
+        const Rule* r = index_->strings[q];
+        const std::string_view start = index_->string_starts[q];
+        if (!start.empty() && content.substr(0, start.size()) != start) continue;
         if (!r->needle.empty() && content.find(r->needle) == std::string_view::npos) continue;
         if (!std::regex_search(content.begin(), content.end(), *r->regex)) continue;
         Match& m = add(r, t.begin, std::string(view(src, t)), "string", logical_begin);
