@@ -193,6 +193,58 @@ std::vector<std::string> derived_forms(const std::string& word) {
   return out;
 }
 
+// Words engineers use for things the base names otherwise, written as the tokenizer leaves
+// them. Used on questions only.
+const std::vector<std::pair<std::string, std::vector<std::string>>> kSynonyms = {
+    {"backtrace", {"stack", "traceback"}},
+    {"stacktrace", {"stack", "traceback"}},
+    {"traceback", {"stack"}},
+    {"segfault", {"segmentation", "fault"}},
+    {"sigsegv", {"segmentation", "fault"}},
+    {"oom", {"memory"}},
+    {"stuck", {"hang"}},
+    {"freeze", {"hang"}},
+    {"frozen", {"hang"}},
+    {"hung", {"hang"}},
+    {"card", {"device", "npu"}},
+    {"env", {"environment"}},
+    {"dtype", {"type"}},
+    {"startup", {"start", "setup"}},
+    {"perf", {"performance"}},
+    {"graphbreak", {"graph", "break"}},
+};
+
+// Further forms of a question word: the base of an inflected verb or noun ("capturing" and
+// "captured" give "capture", "compilation" gives "compile", "failed" gives "fail") and the
+// synonyms above. Forms the corpus lacks cost nothing: coverage weighs known forms only.
+std::vector<std::string> question_forms(const std::string& w) {
+  std::vector<std::string> out;
+  auto add_base = [&out](std::string base) {
+    if (base.size() < 3) return;
+    out.push_back(base);
+    out.push_back(base + "e");
+    const size_t n = base.size();
+    if (n >= 4 && base[n - 1] == base[n - 2]) out.push_back(base.substr(0, n - 1));  // "running"
+  };
+  auto ends = [&w](const char* suffix) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    return w.size() > n + 2 && w.compare(w.size() - n, n, suffix) == 0;
+  };
+  if (ends("ation")) {
+    add_base(w.substr(0, w.size() - 5));
+  } else if (ends("ing")) {
+    add_base(w.substr(0, w.size() - 3));
+  } else if (ends("ed")) {
+    add_base(w.substr(0, w.size() - 2));
+  } else if (ends("es")) {
+    add_base(w.substr(0, w.size() - 2));
+  }
+  for (const auto& [word, forms] : kSynonyms) {
+    if (word == w) out.insert(out.end(), forms.begin(), forms.end());
+  }
+  return out;
+}
+
 std::vector<std::string> sentences(std::string_view text) {
   std::vector<std::string> out;
   std::string cur;
@@ -284,6 +336,11 @@ std::vector<std::vector<std::string>> tokenize_groups(std::string_view text, boo
       std::vector<std::string> group{stem(word)};
       for (std::string& f : derived_forms(word)) {
         if (f != group.front()) group.push_back(std::move(f));
+      }
+      if (bilingual) {
+        for (std::string& f : question_forms(group.front())) {
+          if (std::find(group.begin(), group.end(), f) == group.end()) group.push_back(f);
+        }
       }
       out.push_back(std::move(group));
       // The last three digits of a torch_npu code name the kind of error ("100" an ACL call
