@@ -78,7 +78,8 @@ TEST_CASE("a throwing skill is contained and reported", "[exec]") {
   Host h;
   Outcome out = h.executor.call("fx-throw", Json::object());
   CHECK(out.code == Code::kInternal);
-  CHECK(out.message == "skill 'fx-throw' failed: unhandled exception: boom");
+  CHECK(out.message ==
+        "skill 'fx-throw' of plugin 'fx-behaviours' failed: unhandled exception: boom");
   // The next call works.
   CHECK(h.executor.call("fx-echo", Json::object()).ok());
 }

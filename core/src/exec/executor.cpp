@@ -3,14 +3,15 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/post.hpp>
-#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <future>
 #include <map>
 #include <mutex>
 #include <thread>
+#include <unordered_set>
 
 #include "exec/detail/call.hpp"
+#include "exec/detail/deadline_watcher.hpp"
 #include "plugin/loader.hpp"
 
 namespace skillrt::exec {
@@ -46,6 +47,10 @@ struct Executor::Impl {
   std::map<const Skill*, std::unique_ptr<std::mutex>> serial_locks;
   std::mutex route_mutex;
   RouteFn route;
+  detail::DeadlineWatcher watcher;
+  // Skills that overran the inline budget: they run on the pool until they are quick again.
+  std::mutex slow_mutex;
+  std::unordered_set<const Skill*> slow;
 
   std::mutex* serial_lock_for(const Skill* skill) {
     std::lock_guard lock(serial_mutex);
@@ -136,6 +141,13 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlo
     out.message = "skill '" + skill->name + "' failed: " +
                   (call.error_message.empty() ? code_name(out.code) + " with no message"
                                               : call.error_message);
+    // A fault (not an error the skill chose to report) names its plugin, unless the worker's
+    // message already does.
+    const bool fault = out.code == Code::kInternal || out.code == Code::kResourceExhausted ||
+                       out.code == Code::kUnknown;
+    if (fault && call.error_message.find("plugin '" + skill->plugin + "'") == std::string::npos) {
+      out.message.insert(skill->name.size() + 8, " of plugin '" + skill->plugin + "'");
+    }
     return out;
   }
   if (!call.has_result) {
@@ -231,7 +243,9 @@ struct AsyncState {
   bool completed = false;
   std::function<void(Outcome)> done;
   Clock::time_point start = Clock::now();
-  std::unique_ptr<boost::asio::steady_timer> timer;
+  // The one entry this call has on the watcher (deadline, then grace; or the inline budget).
+  std::optional<detail::DeadlineWatcher::Ticket> timer;
+  detail::DeadlineWatcher* watcher = nullptr;
 
   void complete(Outcome out) {
     std::function<void(Outcome)> fn;
@@ -240,7 +254,8 @@ struct AsyncState {
       if (completed) return;
       completed = true;
       fn = std::move(done);
-      if (timer) timer->cancel();
+      if (timer) watcher->disarm(*timer);
+      timer.reset();
     }
     out.elapsed_ms = ms_since(start);
     fn(std::move(out));
@@ -248,59 +263,112 @@ struct AsyncState {
 };
 }  // namespace
 
+bool Executor::may_run_here(std::string_view name, const CallOptions& options) const {
+  if (!options.release_caller || impl_->options.inline_budget.count() <= 0) return false;
+  auto skill = registry_.find(name);
+  // A serial skill could wait on its lock, and a skill found slow would hold the caller up.
+  if (!skill || (skill->flags & SKILLRT_SKILL_SERIAL) != 0) return !skill;
+  std::lock_guard lock(impl_->slow_mutex);
+  return !impl_->slow.contains(skill.get());
+}
+
 void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome)> done) {
   auto state = std::make_shared<AsyncState>();
   state->done = std::move(done);
+  state->watcher = &impl_->watcher;
+  if (may_run_here(name, options)) {
+    // On the caller's thread: no hop to the pool and back. Should the skill overrun its budget,
+    // the caller is released (it gets on with its other work) and the skill goes to the pool
+    // from then on.
+    const bool was_on_pool = tl_on_pool;
+    tl_on_pool = true;
+    run_async(state, name, input, options, /*here=*/true);
+    tl_on_pool = was_on_pool;
+    return;
+  }
   boost::asio::post(impl_->pool, [this, state, name = std::move(name), input = std::move(input),
                                   options = std::move(options)]() mutable {
     tl_on_pool = true;
-    std::shared_ptr<const Skill> skill;
-    if (auto early = prepare(name, input, options, skill)) {
-      state->complete(std::move(*early));
-      return;
-    }
-    const auto deadline = deadline_for(*skill, options);
-    auto call = make_call(skill, options, deadline);
-    const auto grace = impl_->options.grace;
-    {
-      // First the skill is told to stop; if it has not returned within the grace period, the
-      // caller gets the deadline error and whatever the skill returns later is dropped.
-      std::lock_guard lock(state->mutex);
-      state->timer = std::make_unique<boost::asio::steady_timer>(impl_->pool, deadline);
-      auto cancel_flag = call->deadline_hit;
-      auto* timer = state->timer.get();
-      const std::string skill_name = skill->name;
-      state->timer->async_wait([state, cancel_flag, timer, grace, skill_name](
-                                   const boost::system::error_code& ec) {
-        if (ec) return;
-        cancel_flag->store(true);
+    run_async(state, name, input, options, /*here=*/false);
+  });
+}
+
+void Executor::run_async(const std::shared_ptr<void>& state_ptr, const std::string& name,
+                         const nlohmann::json& input, const CallOptions& options, bool here) {
+  auto state = std::static_pointer_cast<AsyncState>(state_ptr);
+  std::shared_ptr<const Skill> skill;
+  if (auto early = prepare(name, input, options, skill)) {
+    state->complete(std::move(*early));
+    return;
+  }
+  const auto deadline = deadline_for(*skill, options);
+  auto call = make_call(skill, options, deadline);
+  const auto grace = impl_->options.grace;
+  auto& watcher = impl_->watcher;
+  const auto arm_deadline = [&watcher, state, grace, deadline, deadline_hit = call->deadline_hit,
+                             skill_name = skill->name, plugin = skill->plugin] {
+    // Runs under state->mutex. First the skill is told to stop; if it has not returned within
+    // the grace period, the caller gets the deadline error and whatever the skill returns later
+    // is dropped.
+    state->timer =
+        watcher.arm(deadline, [&watcher, state, grace, deadline_hit, skill_name, plugin] {
+          deadline_hit->store(true);
+          std::lock_guard lock(state->mutex);
+          if (state->completed) return;
+          state->timer = watcher.arm(Clock::now() + grace, [state, grace, skill_name, plugin] {
+            Outcome late;
+            late.skill = skill_name;
+            late.code = Code::kDeadlineExceeded;
+            late.message =
+                "skill '" + skill_name + "' of plugin '" + plugin +
+                "' missed its deadline and did not stop within the " +
+                std::to_string(grace.count()) +
+                " ms grace period; its late result will be dropped: raise the timeout or "
+                "narrow the input";
+            state->complete(std::move(late));
+          });
+        });
+  };
+  {
+    std::lock_guard lock(state->mutex);
+    if (!here) {
+      arm_deadline();
+    } else {
+      // On the caller's thread: at the end of the budget (or at the deadline, if sooner) the
+      // caller is released and the deadline is armed as for a pool call. One entry on the
+      // watcher at a time either way.
+      const Skill* key = skill.get();
+      const auto budget_end = Clock::now() + impl_->options.inline_budget;
+      auto overrun = [this, state, key, budget_end, arm_deadline,
+                      release = options.release_caller] {
         std::lock_guard lock(state->mutex);
         if (state->completed) return;
-        timer->expires_after(grace);
-        timer->async_wait([state, skill_name, grace](const boost::system::error_code& ec2) {
-          if (ec2) return;
-          state->complete(Outcome{skill_name, Code::kDeadlineExceeded, nullptr,
-                                  "skill '" + skill_name + "' missed its deadline and did not "
-                                  "stop within the " + std::to_string(grace.count()) +
-                                  " ms grace period; its late result will be dropped: raise the "
-                                  "timeout or narrow the input",
-                                  {}, 0});
-        });
-      });
+        if (Clock::now() >= budget_end) {
+          std::lock_guard slow_lock(impl_->slow_mutex);
+          impl_->slow.insert(key);
+        }
+        arm_deadline();
+        release();
+      };
+      state->timer = watcher.arm(std::min(deadline, budget_end), std::move(overrun));
     }
-    Outcome out = run_skill(skill, input, *call);
-    if (call->cancel->load()) {
-      out = Outcome{skill->name, Code::kCancelled, nullptr,
-                    "call to skill '" + skill->name + "' was cancelled", {}, 0};
-    } else if (call->deadline_hit->load() || Clock::now() > deadline) {
-      out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
-                    "skill '" + skill->name + "' missed its deadline: raise the timeout or " +
-                        "narrow the input",
-                    {}, 0};
-    }
-    state->complete(std::move(out));
-  });
+  }
+  Outcome out = run_skill(skill, input, *call);
+  if (call->cancel->load()) {
+    out = Outcome{skill->name, Code::kCancelled, nullptr,
+                  "call to skill '" + skill->name + "' was cancelled", {}, 0};
+  } else if (call->deadline_hit->load() || Clock::now() > deadline) {
+    out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
+                  "skill '" + skill->name + "' of plugin '" + skill->plugin +
+                      "' missed its deadline: raise the timeout or narrow the input",
+                  {}, 0};
+  } else if (!here && out.ok() && Clock::now() - state->start < impl_->options.inline_budget / 2) {
+    // Quick again: it may run on its caller's thread next time.
+    std::lock_guard slow_lock(impl_->slow_mutex);
+    impl_->slow.erase(skill.get());
+  }
+  state->complete(std::move(out));
 }
 
 }  // namespace skillrt::exec

@@ -27,12 +27,16 @@ enum class ReadStatus { kLine, kTimeout, kEof, kTooLong };
 ReadStatus read_line(int fd, std::string& buffer, std::string& line, std::chrono::milliseconds timeout,
                      size_t max_bytes) {
   const auto deadline = Clock::now() + timeout;
+  // Only bytes not yet searched are searched: rescanning the whole buffer after every 64 KB
+  // read made a 100 MB result line quadratic (20 s instead of 2).
+  size_t unscanned = 0;
   for (;;) {
-    if (auto nl = buffer.find('\n'); nl != std::string::npos) {
+    if (auto nl = buffer.find('\n', unscanned); nl != std::string::npos) {
       line.assign(buffer, 0, nl);
       buffer.erase(0, nl + 1);
       return ReadStatus::kLine;
     }
+    unscanned = buffer.size();
     if (buffer.size() > max_bytes) return ReadStatus::kTooLong;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return ReadStatus::kTimeout;
