@@ -194,11 +194,22 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
       if (options.findings_json) {
         f.findings_json = Json::array();
         f.suggestions_json = Json::array();
-        for (const Located& l : report_order(f)) {
+        const std::vector<Located> order = report_order(f);
+        f.counted.reserve(order.size());
+        for (const Located& l : order) {
+          f.counted.push_back({l.match->rule, l.match->effort});
           (l.match->rule->suggestion ? f.suggestions_json : f.findings_json)
               .push_back(make_finding(f, std::move(*l.match), l.cell, false));
         }
         f.has_json = true;
+        // Freed here, in parallel, rather than one file after another with the scan.
+        f.python.matches = std::vector<Match>();
+        f.text_matches = std::vector<Match>();
+        for (CellScan& c : f.cells) {
+          c.scan.matches = std::vector<Match>();
+          c.magics = std::vector<Match>();
+          c.source = std::string();
+        }
       }
       slots[i].scan = std::move(f);
     }
@@ -210,6 +221,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   worker();
   for (std::thread& t : pool) t.join();
   if (stop) throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning the repository");
+  out.files.reserve(total);
   for (Slot& slot : slots) {
     for (Skipped& s : slot.skipped) out.skipped.push_back(std::move(s));
     if (!slot.scan) continue;
@@ -283,27 +295,33 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
   }
   findings.get_ref<Json::array_t&>().reserve(finding_count);
   suggestions.get_ref<Json::array_t&>().reserve(suggestion_count);
+  auto count = [&](const Rule* rule, const std::string& effort) {
+    if (fired.insert(rule).second) fired_ids.emplace(rule->id, rule);
+    if (rule->suggestion) return;
+    Tally& t = tallies[rule->domain];
+    ++t.count;
+    ++t.by_effort[effort];
+    if (std::find(t.rules.begin(), t.rules.end(), rule->id) == t.rules.end()) {
+      t.rules.push_back(rule->id);
+    }
+    const EffortClass* c = table.effort_class(effort);
+    const int r = c ? c->rank : 0;
+    if (r > t.rank) {
+      t.rank = r;
+      t.effort = effort;
+    }
+    if (c && c->days_per_finding) t.days += *c->days_per_finding;
+  };
   for (FileScan& f : scan.files) {
-    for (const Located& l : report_order(f)) {
-      const Match& m = *l.match;
-      if (!f.has_json) {
+    if (f.has_json) {
+      for (const FileScan::Counted& c : f.counted) count(c.rule, c.effort);
+      f.counted = std::vector<FileScan::Counted>();
+    } else {
+      for (const Located& l : report_order(f)) {
+        const Match& m = *l.match;
         (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, l.cell, false));
+        count(m.rule, m.effort);
       }
-      if (fired.insert(m.rule).second) fired_ids.emplace(m.rule->id, m.rule);
-      if (m.rule->suggestion) continue;
-      Tally& t = tallies[m.rule->domain];
-      ++t.count;
-      ++t.by_effort[m.effort];
-      if (std::find(t.rules.begin(), t.rules.end(), m.rule->id) == t.rules.end()) {
-        t.rules.push_back(m.rule->id);
-      }
-      const EffortClass* c = table.effort_class(m.effort);
-      const int r = c ? c->rank : 0;
-      if (r > t.rank) {
-        t.rank = r;
-        t.effort = m.effort;
-      }
-      if (c && c->days_per_finding) t.days += *c->days_per_finding;
     }
     if (f.has_json) {
       // Moved, not copied: each finding is a dozen-key object.

@@ -34,6 +34,13 @@ struct FileScan {
   bool has_json = false;
   nlohmann::json findings_json;
   nlohmann::json suggestions_json;
+  // With has_json the matches themselves are freed on the scanning thread; what the verdicts
+  // need of them (rule and effort, in report order) stays here.
+  struct Counted {
+    const Rule* rule;
+    std::string effort;
+  };
+  std::vector<Counted> counted;
 };
 
 struct ScanOptions {
