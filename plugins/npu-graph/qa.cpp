@@ -145,7 +145,8 @@ std::string stem(std::string w) {
     const size_t n = std::char_traits<char>::length(suffix);
     return w.size() > n + 2 && w.compare(w.size() - n, n, suffix) == 0;
   };
-  if (ends("ies")) return w.substr(0, w.size() - 3) + "y";
+  if (w.size() > 4 && w.compare(w.size() - 3, 3, "ies") == 0)
+    return w.substr(0, w.size() - 3) + "y";
   // Plurals in "es" after a sibilant ("batches", "processes", "crashes", "prefixes"); "caches"
   // and "guides" keep their "e" through the plain 's' rule below.
   if (ends("tches") || ends("sses") || ends("shes") || ends("xes"))
