@@ -19,6 +19,50 @@ const std::vector<std::string_view> kTorchnpugenNames = {
     "float",        "str",        "bool",    "Layout", "Device",  "Scalar",
     "MemoryFormat", "QScheme",    "Storage", "Stream", "SymInt",  "ConstQuantizerPtr"};
 
+// base_type_sets_containing() runs for every type of every schema. An open-addressing table
+// keyed by the length and the first and last letters finds a name in one or two probes.
+class BaseTypeTable {
+ public:
+  BaseTypeTable() {
+    for (std::string_view n : kUpstreamNames) add(n, kUpstreamBaseTypes);
+    for (std::string_view n : kTorchnpugenNames) add(n, kTorchnpugenBaseTypes);
+  }
+
+  uint32_t find(std::string_view name) const {
+    if (name.empty()) return 0;
+    for (size_t i = slot(name);; i = (i + 1) % kSlots) {
+      const Entry& e = entries_[i];
+      if (e.name.empty()) return 0;
+      if (e.name.size() != name.size()) continue;
+      // The names are short and differ early ("Scalar", "Stream", "SymInt"): a loop, not memcmp.
+      size_t k = 0;
+      while (k < name.size() && e.name[k] == name[k]) ++k;
+      if (k == name.size()) return e.sets;
+    }
+  }
+
+ private:
+  static constexpr size_t kSlots = 64;  // well above the 21 distinct names, so probes are short
+  struct Entry {
+    std::string_view name;
+    uint32_t sets = 0;
+  };
+
+  static size_t slot(std::string_view n) {
+    const auto byte = [](char c) { return static_cast<size_t>(static_cast<unsigned char>(c)); };
+    return (n.size() * 31 + byte(n.front()) * 7 + byte(n.back())) % kSlots;
+  }
+
+  void add(std::string_view n, uint32_t set) {
+    size_t i = slot(n);
+    while (!entries_[i].name.empty() && entries_[i].name != n) i = (i + 1) % kSlots;
+    entries_[i].name = n;
+    entries_[i].sets |= set;
+  }
+
+  std::array<Entry, kSlots> entries_{};
+};
+
 // Python's augmented assignment names (PEP 203), which make "__iadd__" an in-place dunder.
 constexpr std::array<std::string_view, 11> kAugmentedNames = {
     "add", "sub", "mul", "div", "mod", "pow", "lshift", "rshift", "and", "xor", "or"};
@@ -28,7 +72,6 @@ constexpr std::string_view kArgSep = ", ";
 constexpr std::string_view kTensor = "Tensor";
 constexpr std::string_view kSelf = "self";
 constexpr std::string_view kArrow = " -> ";
-constexpr std::string_view kCloseArrow = ") -> ";
 
 bool is_alias_letter(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -40,6 +83,51 @@ std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+// Searches over the pieces of one schema, written as plain loops: the pieces are a few dozen
+// bytes, where the scan costs less than a call into the library's vectorised memchr/memcmp
+// (which std::string_view::find uses, and rfind of a string calls memcmp at every position).
+constexpr size_t kNpos = std::string_view::npos;
+
+size_t find_char(std::string_view s, char c, size_t from = 0) { return s.find(c, from); }
+
+size_t rfind_char(std::string_view s, char c) {
+  for (size_t i = s.size(); i-- > 0;) {
+    if (s[i] == c) return i;
+  }
+  return kNpos;
+}
+
+// The first ", " at or after `from`.
+size_t find_separator(std::string_view s, size_t from) {
+  for (size_t i = s.find(',', from); i != kNpos; i = s.find(',', i + 1)) {
+    if (i + 1 < s.size() && s[i + 1] == ' ') return i;
+  }
+  return kNpos;
+}
+
+// The last ") -> ", where the arguments end and the returns begin.
+size_t rfind_close_arrow(std::string_view s) {
+  if (s.size() < 5) return kNpos;
+  for (size_t i = s.size() - 5 + 1; i-- > 0;) {
+    if (s[i] == ')' && s[i + 1] == ' ' && s[i + 2] == '-' && s[i + 3] == '>' && s[i + 4] == ' ') {
+      return i;
+    }
+  }
+  return kNpos;
+}
+
+// Prefix and suffix tests against literals: the length is a constant, so the compiler compares
+// in place instead of calling memcmp.
+template <size_t N>
+bool has_prefix(std::string_view s, const char (&literal)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data(), literal, N - 1) == 0;
+}
+
+template <size_t N>
+bool has_suffix(std::string_view s, const char (&literal)[N]) {
+  return s.size() >= N - 1 && std::memcmp(s.data() + s.size() - (N - 1), literal, N - 1) == 0;
 }
 
 // Whose type is being parsed, for error messages only: the text is built when an error is
@@ -103,15 +191,14 @@ class Parser {
 
 SchemaParseResult Parser::run() {
   SchemaParseResult result;
-  const size_t newline = text_.find('\n');
+  const size_t newline = find_char(text_, '\n');
   if (newline != std::string_view::npos) {
     fail(newline, "a schema is a single line; found a line break");
     result.error = error_;
     return result;
   }
-  FunctionSchema schema;
-  const size_t lparen = text_.find('(');
-  const size_t arrow = text_.rfind(kCloseArrow);
+  const size_t lparen = find_char(text_, '(');
+  const size_t arrow = rfind_close_arrow(text_);
   if (lparen == std::string_view::npos) {
     fail(text_.size(), "expected '(' after the operator name");
   } else if (lparen == 0) {
@@ -136,6 +223,8 @@ SchemaParseResult Parser::run() {
   // dunder and "_functional" forms of the name, the parentheses around returns) are accepted
   // only in the one spelling the printer writes for them. The tests print and compare every
   // schema of the data files and of a million mutants of them.
+  // Built in place in the result, not moved there: this runs for every schema of a file.
+  FunctionSchema& schema = result.schema.emplace();
   const Span whole{text_, 0};
   if (parse_operator_name(sub(whole, 0, lparen), &schema.name) &&
       parse_arguments(sub(whole, lparen + 1, arrow - lparen - 1), &schema) &&
@@ -143,16 +232,15 @@ SchemaParseResult Parser::run() {
     check_invariants(&schema);
   }
   if (failed_) {
+    result.schema.reset();
     result.error = error_;
-    return result;
   }
-  result.schema = std::move(schema);
   return result;
 }
 
 bool Parser::parse_operator_name(Span s, OperatorName* out) {
   Span base = s;
-  const size_t dot = s.text.find('.');
+  const size_t dot = find_char(s.text, '.');
   if (dot != std::string_view::npos) {
     base = sub(s, 0, dot);
     out->overload.assign(s.text.substr(dot + 1));
@@ -161,7 +249,10 @@ bool Parser::parse_operator_name(Span s, OperatorName* out) {
     }
   }
   if (grammar_.namespaces) {
-    const size_t colons = base.text.find("::");
+    size_t colons = find_char(base.text, ':');
+    while (colons != kNpos && (colons + 1 >= base.text.size() || base.text[colons + 1] != ':')) {
+      colons = find_char(base.text, ':', colons + 1);
+    }
     if (colons != std::string_view::npos) {
       out->ns.assign(base.text.substr(0, colons));
       if (out->ns.empty()) return fail(base.offset, "expected a namespace before '::'");
@@ -170,15 +261,13 @@ bool Parser::parse_operator_name(Span s, OperatorName* out) {
   }
   std::string_view name = base.text;
   if (name.empty()) return fail(base.offset, "expected an operator name");
-  constexpr std::string_view kOut = "_out";
-  if (name.size() >= kOut.size() && name.substr(name.size() - kOut.size()) == kOut) {
-    return fail(base.offset + name.size() - kOut.size(),
+  if (has_suffix(name, "_out")) {
+    return fail(base.offset + name.size() - 4,
                 "the '_out' suffix is reserved for overloads; name the out variant with an "
                 "overload instead (e.g. 'abs.out', not 'abs_out')");
   }
-  const bool dunder_shape = name.size() > 4 && name.substr(0, 2) == "__" &&
-                            name.substr(name.size() - 2) == "__" &&
-                            name.substr(2, name.size() - 4).find('_') == std::string_view::npos;
+  const bool dunder_shape = name.size() > 4 && has_prefix(name, "__") && has_suffix(name, "__") &&
+                            find_char(name.substr(2, name.size() - 4), '_') == kNpos;
   std::string_view core = name;
   if (dunder_shape) {
     out->dunder = true;
@@ -200,8 +289,7 @@ bool Parser::parse_operator_name(Span s, OperatorName* out) {
     core.remove_suffix(1);
   }
   constexpr std::string_view kFunctional = "_functional";
-  if (core.size() >= kFunctional.size() &&
-      core.substr(core.size() - kFunctional.size()) == kFunctional) {
+  if (has_suffix(core, "_functional")) {
     if (out->dunder || out->inplace) {
       return fail(base.offset,
                   "a '_functional' operator cannot also be in-place or a dunder "
@@ -222,7 +310,7 @@ bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
   size_t pos = 0;
   std::string_view last_out_name;
   while (pos <= s.text.size()) {
-    size_t end = s.text.find(kArgSep, pos);
+    size_t end = find_separator(s.text, pos);
     if (end == std::string_view::npos) end = s.text.size();
     const Span piece = sub(s, pos, end - pos);
     pos = end + kArgSep.size();
@@ -231,7 +319,7 @@ bool Parser::parse_arguments(Span s, FunctionSchema* schema) {
                   "expected an argument here; found an empty one between "
                   "separators (arguments are separated by exactly ', ')");
     }
-    if (piece.text == "*") {
+    if (piece.text.size() == 1 && piece.text[0] == '*') {
       if (group != Group::kPositional) {
         return fail(piece.offset, "'*' (start of keyword-only arguments) may appear only once");
       }
@@ -268,32 +356,32 @@ bool Parser::parse_argument(Span s, Argument* out) {
   Span name_text;
   std::optional<Span> default_text;
   const size_t first_eq =
-      grammar_.default_split == DefaultSplit::kEqualsFirst ? s.text.find('=') : s.text.npos;
+      grammar_.default_split == DefaultSplit::kEqualsFirst ? find_char(s.text, '=') : kNpos;
   if (first_eq != std::string_view::npos) {
     const size_t eq = first_eq;
-    const size_t eq2 = s.text.find('=', eq + 1);
+    const size_t eq2 = find_char(s.text, '=', eq + 1);
     if (eq2 != std::string_view::npos) {
       return fail(s.offset + eq2, "argument " + quoted(s.text) +
                                       " has more than one '='; a default value cannot contain '='");
     }
     default_text = sub(s, eq + 1);
     const Span left = sub(s, 0, eq);
-    const size_t space = left.text.rfind(' ');
+    const size_t space = rfind_char(left.text, ' ');
     if (space == std::string_view::npos) {
       return fail(s.offset, "expected '<type> <name>=<default>' in argument " + quoted(s.text));
     }
     type_text = sub(left, 0, space);
     name_text = sub(left, space + 1);
   } else {
-    const size_t space = s.text.rfind(' ');
+    const size_t space = rfind_char(s.text, ' ');
     if (space == std::string_view::npos) {
       return fail(s.offset, "expected '<type> <name>' in argument " + quoted(s.text));
     }
     type_text = sub(s, 0, space);
     name_text = sub(s, space + 1);
-    const size_t eq = name_text.text.find('=');
+    const size_t eq = find_char(name_text.text, '=');
     if (eq != std::string_view::npos) {
-      const size_t eq2 = name_text.text.find('=', eq + 1);
+      const size_t eq2 = find_char(name_text.text, '=', eq + 1);
       if (eq2 != std::string_view::npos) {
         return fail(name_text.offset + eq2,
                     "argument " + quoted(s.text) +
@@ -322,7 +410,7 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
   if (s.text.empty()) {
     return fail(s.offset, "expected the returns after ' -> ' (write '()' when there are none)");
   }
-  if (s.text == "()") return true;
+  if (s.text.size() == 2 && s.text[0] == '(' && s.text[1] == ')') return true;
   Span list = s;
   const bool parenthesized = s.text.front() == '(' && s.text.back() == ')';
   if (parenthesized) list = sub(s, 1, s.text.size() - 2);
@@ -330,12 +418,12 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
                           static_cast<size_t>(std::count(list.text.begin(), list.text.end(), ',')));
   size_t pos = 0;
   while (true) {
-    size_t end = list.text.find(kArgSep, pos);
+    size_t end = find_separator(list.text, pos);
     if (end == std::string_view::npos) end = list.text.size();
     const Span piece = sub(list, pos, end - pos);
     Return& ret = schema->returns.emplace_back();
     Span type_text = piece;
-    const size_t space = piece.text.rfind(' ');
+    const size_t space = rfind_char(piece.text, ' ');
     if (space != std::string_view::npos) {
       type_text = sub(piece, 0, space);
       const Span name = sub(piece, space + 1);
@@ -363,8 +451,8 @@ bool Parser::parse_returns(Span s, FunctionSchema* schema) {
 bool Parser::parse_annotated_type(Span s, Type* type, std::optional<Annotation>* annotation,
                                   const Owner& owner) {
   constexpr std::string_view kTensorParen = "Tensor(";
-  const bool tensor_paren = s.text.substr(0, kTensorParen.size()) == kTensorParen;
-  const size_t close = tensor_paren ? s.text.rfind(')') : std::string_view::npos;
+  const bool tensor_paren = has_prefix(s.text, "Tensor(");
+  const size_t close = tensor_paren ? rfind_char(s.text, ')') : kNpos;
   if (tensor_paren && close != std::string_view::npos && close > kTensorParen.size()) {
     const Span ann = sub(s, kTensorParen.size(), close - kTensorParen.size());
     const Span rest = sub(s, close + 1);
@@ -372,9 +460,10 @@ bool Parser::parse_annotated_type(Span s, Type* type, std::optional<Annotation>*
       return fail(rest.offset, "after 'Tensor(<alias>)' only '?' or '[]' may follow, found " +
                                    quoted(rest.text) + " in " + owner.text());
     }
-    Annotation parsed;
-    if (!parse_annotation(ann, &parsed)) return false;
-    *annotation = std::move(parsed);
+    if (!parse_annotation(ann, &annotation->emplace())) {
+      annotation->reset();
+      return false;
+    }
     type->base.assign(kTensor);
     type->suffix.assign(rest.text);
     return true;
@@ -437,7 +526,7 @@ bool Parser::parse_type(Span s, Type* out) {
       continue;
     }
     if (rest.text.back() == ']') {
-      const size_t open = rest.text.rfind('[');
+      const size_t open = rfind_char(rest.text, '[');
       if (open == std::string_view::npos || open == 0) break;
       const std::string_view digits = rest.text.substr(open + 1, rest.text.size() - open - 2);
       if (!std::all_of(digits.begin(), digits.end(), is_digit)) break;
@@ -456,11 +545,14 @@ bool Parser::parse_type(Span s, Type* out) {
     break;
   }
   // Every suffix peeled above prints back as written, so the text is the canonical form.
-  out->suffix.assign(s.text.substr(rest.text.size()));
+  if (rest.text.size() != s.text.size()) {
+    out->suffix.assign(s.text.substr(rest.text.size()));
+  } else {
+    out->suffix.clear();
+  }
   const std::string_view base = rest.text;
   if (base.empty()) return fail(rest.offset, "expected a type");
-  if (base.size() > kCustomClassPrefix.size() &&
-      base.substr(0, kCustomClassPrefix.size()) == kCustomClassPrefix &&
+  if (base.size() > kCustomClassPrefix.size() && has_prefix(base, "__torch__.torch.classes.") &&
       std::all_of(base.begin() + kCustomClassPrefix.size(), base.end(), is_class_char)) {
     out->base.assign(base);
     out->custom_class = true;
@@ -711,7 +803,8 @@ bool Parser::check_invariants(FunctionSchema* schema) {
                 "schemas; this one is " +
                     std::string(to_string(schema->kind)));
   }
-  if (schema->name.overload.find("functional") != std::string::npos &&
+  if (schema->name.overload.size() >= 10 &&
+      schema->name.overload.find("functional") != std::string::npos &&
       schema->kind != SchemaKind::kFunctional) {
     return fail(schema->name.full_base().size() + 1,
                 "an overload name containing 'functional' requires a functional schema; this one "
@@ -729,35 +822,9 @@ const std::vector<std::string_view>& base_type_names(BaseTypeSet set) {
 }
 
 uint32_t base_type_sets_containing(std::string_view name) {
-  // Runs for every type of every schema: bucket the names by first letter and length once.
-  struct Entry {
-    std::string_view name;
-    uint32_t sets;
-  };
-  struct Table {
-    std::vector<Entry> buckets[128];
-  };
-  static const Table kTable = [] {
-    Table t;
-    auto add = [&t](std::string_view n, uint32_t set) {
-      auto& bucket = t.buckets[static_cast<unsigned char>(n[0]) & 127];
-      for (Entry& e : bucket) {
-        if (e.name == n) {
-          e.sets |= set;
-          return;
-        }
-      }
-      bucket.push_back({n, set});
-    };
-    for (std::string_view n : kUpstreamNames) add(n, kUpstreamBaseTypes);
-    for (std::string_view n : kTorchnpugenNames) add(n, kTorchnpugenBaseTypes);
-    return t;
-  }();
-  if (name.empty()) return 0;
-  for (const Entry& e : kTable.buckets[static_cast<unsigned char>(name[0]) & 127]) {
-    if (e.name.size() == name.size() && e.name == name) return e.sets;
-  }
-  return 0;
+  // Function-local, so that it is built before any use, even from another file's static init.
+  static const BaseTypeTable kTable;
+  return kTable.find(name);
 }
 
 std::vector<TypeSuffix> Type::suffixes() const {
