@@ -1,5 +1,6 @@
 #include "detail/scanner.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 #include <unordered_set>
@@ -34,6 +35,8 @@ class RuleIndex {
   // that mention cuda) are ruled out without running std::regex.
   std::vector<std::string_view> string_starts;
   std::vector<const Rule*> texts;
+  // Every text rule's file globs, once each: asked for every file of the repository.
+  std::vector<std::string_view> text_globs;
   std::vector<const Rule*> transpose_view;
   std::unordered_map<std::string, std::string> min_versions;  // apis_config.json
   // The logical lines any Python rule can fire on (see Scanner::Scanner for why it is exact).
@@ -159,6 +162,12 @@ std::string_view anchored_start(const Rule& r) {
   return n;
 }
 
+// A glob that ends in a literal byte matches only names ending in it ("*.cu" never "a.py").
+bool may_glob_match(std::string_view glob, std::string_view name) {
+  if (glob.empty() || name.empty() || glob.back() == '*' || glob.back() == '?') return true;
+  return glob.back() == name.back();
+}
+
 struct ImportInfo {
   bool is_import = false;
   bool torch = false;
@@ -209,6 +218,10 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
         break;
       case MatchKind::kText:
         index_->texts.push_back(&r);
+        for (const std::string& g : r.files) {
+          auto& globs = index_->text_globs;
+          if (std::find(globs.begin(), globs.end(), g) == globs.end()) globs.emplace_back(g);
+        }
         break;
       case MatchKind::kTransposeView:
         index_->transpose_view.push_back(&r);
@@ -226,10 +239,8 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
 Scanner::~Scanner() { delete index_; }
 
 bool Scanner::wants_text_file(std::string_view file_name) const {
-  for (const Rule* r : index_->texts) {
-    for (const std::string& g : r->files) {
-      if (glob_match(g, file_name)) return true;
-    }
+  for (std::string_view g : index_->text_globs) {
+    if (may_glob_match(g, file_name) && glob_match(g, file_name)) return true;
   }
   return false;
 }
@@ -239,7 +250,7 @@ std::vector<Match> Scanner::scan_text(std::string_view src, std::string_view fil
   std::vector<const Rule*> rules;
   for (const Rule* r : index_->texts) {
     for (const std::string& g : r->files) {
-      if (glob_match(g, file_name)) {
+      if (may_glob_match(g, file_name) && glob_match(g, file_name)) {
         rules.push_back(r);
         break;
       }
