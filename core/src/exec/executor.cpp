@@ -47,10 +47,11 @@ struct Executor::Impl {
   std::map<const Skill*, std::unique_ptr<std::mutex>> serial_locks;
   std::mutex route_mutex;
   RouteFn route;
-  detail::DeadlineWatcher watcher;
   // Skills that overran the inline budget: they run on the pool until they are quick again.
   std::mutex slow_mutex;
   std::unordered_set<const Skill*> slow;
+  // Last, so it stops first: its callbacks use the members above.
+  detail::DeadlineWatcher watcher;
 
   std::mutex* serial_lock_for(const Skill* skill) {
     std::lock_guard lock(serial_mutex);

@@ -42,6 +42,12 @@ struct CallOptions {
   // Set by the executor for skill-to-skill calls.
   std::vector<std::string> chain;
   std::optional<std::chrono::steady_clock::time_point> deadline;
+  // Set by a caller that can lend its thread (the stdio reader): call_async may then run the
+  // call on the calling thread, saving the hop to the pool, when the skill is not serial and has
+  // been quick so far. If the call overruns Options::inline_budget, this is called once, from
+  // another thread and before `done`, so the caller can get on with other work elsewhere; the
+  // skill then runs on the pool until it is quick again.
+  std::function<void()> release_caller;
 };
 
 // What every call ends with, whichever way it came in.
@@ -65,6 +71,9 @@ class Executor {
     size_t max_depth = 8;
     // Per-skill deadlines from the host config; they replace what the skill declares.
     std::map<std::string, std::chrono::milliseconds, std::less<>> skill_timeouts;
+    // How long a call may hold a lent caller thread (CallOptions::release_caller); 0: never
+    // run on the caller's thread.
+    std::chrono::microseconds inline_budget{2000};
   };
   using RouteFn = std::function<Result<nlohmann::json>(std::string_view text)>;
 
@@ -76,7 +85,8 @@ class Executor {
   // Runs a call and waits for its outcome.
   Outcome call(std::string_view skill, const nlohmann::json& input, CallOptions options = {});
 
-  // Runs a call on the pool; `done` is called exactly once, from a pool thread.
+  // Runs a call on the pool (or on the calling thread: see CallOptions::release_caller); `done`
+  // is called exactly once.
   void call_async(std::string skill, nlohmann::json input, CallOptions options,
                   std::function<void(Outcome)> done);
 
@@ -96,6 +106,9 @@ class Executor {
   struct Impl;
 
  private:
+  bool may_run_here(std::string_view name, const CallOptions& options) const;
+  void run_async(const std::shared_ptr<void>& state, const std::string& name,
+                 const nlohmann::json& input, const CallOptions& options, bool here);
   std::optional<Outcome> prepare(std::string_view name, const nlohmann::json& input,
                                  const CallOptions& options,
                                  std::shared_ptr<const Skill>& skill) const;

@@ -141,16 +141,18 @@ struct Server::Impl {
   std::shared_ptr<LogForwarder> forwarder;
 
   void build_tools();
-  void dispatch(const std::shared_ptr<Session>& s, const json& msg, const Reply& reply);
-  void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply);
+  void dispatch(const std::shared_ptr<Session>& s, const json& msg, const Reply& reply,
+                const Release& release);
+  void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply,
+                      const Release& release);
   void request(const std::shared_ptr<Session>& s, const json& id, const std::string& method,
-               const json& params, const Reply& reply);
+               const json& params, const Reply& reply, const Release& release);
   void notification(const std::shared_ptr<Session>& s, const std::string& method,
                     const json& params);
 
   std::string initialize(Session& s, const std::string& id_text, const json& params);
   void call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
-                 const Reply& reply);
+                 const Reply& reply, const Release& release);
   void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
                    const json& token, const Reply& reply);
   std::string list_page(const std::vector<json>& items, const char* key, const json& params,
@@ -340,7 +342,8 @@ void Server::broadcast_log(std::string_view level, std::string_view logger, std:
   }
 }
 
-void Server::handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply) {
+void Server::handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
+                    const Release& release) {
   try {
     const json msg = json::parse(text, nullptr, false);
     if (msg.is_discarded()) {
@@ -351,10 +354,10 @@ void Server::handle(const std::shared_ptr<Session>& session, std::string_view te
       return;
     }
     if (msg.is_array()) {
-      impl_->dispatch_batch(session, msg, reply);
+      impl_->dispatch_batch(session, msg, reply, release);
       return;
     }
-    impl_->dispatch(session, msg, reply);
+    impl_->dispatch(session, msg, reply, release);
   } catch (const std::exception& e) {
     // A host bug must not end the session: answer and go on.
     reply(error_message("null", kInternalError, std::string("Internal error: ") + e.what()), true);
@@ -362,7 +365,7 @@ void Server::handle(const std::shared_ptr<Session>& session, std::string_view te
 }
 
 void Server::Impl::dispatch_batch(const std::shared_ptr<Session>& s, const json& batch,
-                                  const Reply& reply) {
+                                  const Reply& reply, const Release& /*release*/) {
   std::string version;
   {
     std::lock_guard lock(s->mutex);
@@ -389,7 +392,7 @@ void Server::Impl::dispatch_batch(const std::shared_ptr<Session>& s, const json&
   auto gather = std::make_shared<Gather>();
   gather->pending = batch.size();
   for (const auto& element : batch) {
-    dispatch(s, element, [gather, reply](std::string message, bool last) {
+    const Reply gathered = [gather, reply](std::string message, bool last) {
       if (!last) {
         reply(std::move(message), false);
         return;
@@ -402,12 +405,13 @@ void Server::Impl::dispatch_batch(const std::shared_ptr<Session>& s, const json&
         if (!gather->answers.empty()) out = dump(gather->answers);
       }
       reply(std::move(out), true);
-    });
+    };
+    dispatch(s, element, gathered, {});  // batches (an old revision) always use the pool
   }
 }
 
-void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg,
-                            const Reply& reply) {
+void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg, const Reply& reply,
+                            const Release& release) {
   if (!msg.is_object()) {
     reply(error_message("null", kInvalidRequest,
                         "Invalid Request: a JSON-RPC message must be an object"),
@@ -472,7 +476,7 @@ void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg,
           true);
     return;
   }
-  request(s, id, method, params, reply);
+  request(s, id, method, params, reply, release);
 }
 
 void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::string& method,
@@ -496,7 +500,8 @@ void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::st
 }
 
 void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
-                           const std::string& method, const json& params, const Reply& reply) {
+                           const std::string& method, const json& params, const Reply& reply,
+                           const Release& release) {
   const std::string id_text = dump(id);
   if (method == "initialize") {
     reply(initialize(*s, id_text, params), true);
@@ -517,7 +522,7 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
     }
   }
   if (method == "tools/call") {
-    call_tool(s, id, params, reply);
+    call_tool(s, id, params, reply, release);
     return;
   }
   if (method == "tools/list") {
@@ -689,7 +694,7 @@ std::string Server::Impl::initialize(Session& s, const std::string& id_text, con
 }
 
 void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
-                             const Reply& reply) {
+                             const Reply& reply, const Release& release) {
   const std::string id_text = dump(id);
   const auto name_it = params.find("name");
   if (name_it == params.end() || !name_it->is_string()) {
@@ -730,6 +735,7 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, 
   }
   exec::CallOptions call_options;
   call_options.cancel = exec::make_cancel_flag();
+  call_options.release_caller = release;
   const std::string key = id_key(id);
   {
     std::lock_guard lock(s->mutex);

@@ -40,6 +40,12 @@ struct ServerOptions {
 // a request the client cancelled). May be called from any thread, after handle() returned.
 using Reply = std::function<void(std::string message, bool last)>;
 
+// Given by a transport that can lend its thread to the calls a message starts (stdio): the
+// server may then run a quick call on that thread, and calls this, from another thread, if the
+// call turns out slow, so the transport carries on reading elsewhere. See
+// exec::CallOptions::release_caller.
+using Release = std::function<void()>;
+
 // Receives messages that belong to no incoming request (log notifications outside a call).
 using Notify = std::function<void(std::string message)>;
 
@@ -55,8 +61,10 @@ class Server {
 
   std::shared_ptr<Session> open_session(Notify notify);
 
-  // Handles one framed message (one JSON-RPC message or a batch). Never throws.
-  void handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply);
+  // Handles one framed message (one JSON-RPC message or a batch). Never throws. `text` is not
+  // used after handle() returns, nor after `release` was called.
+  void handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
+              const Release& release = {});
 
   // The answer for a message the transport could not even frame (e.g. a line over the size
   // limit): a JSON-RPC error with id null.

@@ -2,48 +2,97 @@
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
+#include <condition_variable>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace skillrt::transport {
 
 namespace {
 
 // Writes whole lines to the protocol descriptor; messages from different threads never
-// interleave. After the peer goes away, writes are dropped quietly: the reader sees EOF next.
+// interleave. While corked (the reader has more requests at hand), lines gather and go out in
+// one write, so a client with many requests in flight is woken once per batch, not per answer.
+// After the peer goes away, writes are dropped quietly: the reader sees EOF next.
 class LineWriter {
  public:
   explicit LineWriter(int fd) : fd_(fd) {}
 
-  void write_line(std::string message) {
-    message += '\n';
+  void write_line(const std::string& message) {
     std::lock_guard lock(mutex_);
     if (broken_) return;
-    const char* p = message.data();
-    size_t left = message.size();
-    while (left > 0) {
-      const ssize_t n = ::write(fd_, p, left);
+    if (corked_) {
+      gathered_ += message;
+      gathered_ += '\n';
+      if (gathered_.size() >= kMaxGathered) flush_locked();
+      return;
+    }
+    // The message and its newline in one system call, without copying the message.
+    char newline = '\n';
+    std::array<iovec, 2> parts{iovec{const_cast<char*>(message.data()), message.size()},
+                               iovec{&newline, 1}};
+    write_all(parts.data(), parts.size());
+  }
+
+  void cork() {
+    std::lock_guard lock(mutex_);
+    corked_ = true;
+  }
+
+  void uncork() {
+    std::lock_guard lock(mutex_);
+    corked_ = false;
+    flush_locked();
+  }
+
+ private:
+  static constexpr size_t kMaxGathered = 64 * 1024;
+
+  void flush_locked() {
+    if (gathered_.empty() || broken_) return;
+    iovec part{gathered_.data(), gathered_.size()};
+    write_all(&part, 1);
+    gathered_.clear();
+  }
+
+  void write_all(iovec* parts, size_t count) {
+    size_t index = 0;
+    while (index < count) {
+      const ssize_t n = ::writev(fd_, &parts[index], static_cast<int>(count - index));
       if (n < 0) {
         if (errno == EINTR) continue;
         broken_ = true;
         return;
       }
-      p += n;
-      left -= static_cast<size_t>(n);
+      size_t done = static_cast<size_t>(n);
+      while (index < count && done >= parts[index].iov_len) {
+        done -= parts[index].iov_len;
+        ++index;
+      }
+      if (index < count) {
+        parts[index].iov_base = static_cast<char*>(parts[index].iov_base) + done;
+        parts[index].iov_len -= done;
+      }
     }
   }
 
- private:
   int fd_;
   std::mutex mutex_;
   bool broken_ = false;
+  bool corked_ = false;
+  std::string gathered_;
 };
 
 std::string limit_message(size_t limit) {
@@ -51,68 +100,165 @@ std::string limit_message(size_t limit) {
          " bytes and was dropped; send smaller messages (the server keeps serving)";
 }
 
+// Splits the input into lines and hands each to the server. The reading thread is lent to the
+// calls it starts (mcp::Release): a quick call runs right there, with no hop between threads.
+// When a call turns out slow, a new thread takes over reading where the old one stopped, and
+// the old one leaves once its call is done.
+class LineReader {
+ public:
+  LineReader(mcp::Server& server, std::shared_ptr<mcp::Session> session, mcp::Reply reply,
+             std::shared_ptr<LineWriter> writer, int fd, const StdioOptions& options)
+      : server_(server),
+        session_(std::move(session)),
+        reply_(std::move(reply)),
+        writer_(std::move(writer)),
+        fd_(fd),
+        max_line_(options.max_line_bytes),
+        chunk_(64 * 1024, '\0') {}
+
+  // Reads until the input ends; returns once every thread that read has stopped.
+  void run() {
+    read_loop(0);
+    std::vector<std::thread> threads;
+    {
+      std::unique_lock lock(mutex_);
+      ended_.wait(lock, [this] { return finished_; });
+      threads = std::move(threads_);
+    }
+    for (auto& thread : threads) thread.join();
+  }
+
+ private:
+  void read_loop(uint64_t generation) {
+    const mcp::Release release = [this, generation] { hand_over(generation); };
+    while (true) {
+      std::string_view line;
+      if (next_line(line)) {
+        // More requests already at hand: their answers go out together.
+        if (buffer_.find('\n', start_) != std::string::npos) writer_->cork();
+        handle_line(line, release);
+        if (!still_reading(generation)) return;
+        continue;
+      }
+      // Nothing more at hand: what was gathered goes out before waiting for the client.
+      writer_->uncork();
+      if (!fill()) break;
+    }
+    // A last message without its newline is still a message; a cut-off one gets a parse error.
+    if (!discarding_ && start_ < buffer_.size()) {
+      const std::string last = buffer_.substr(start_);
+      start_ = scan_ = buffer_.size();
+      handle_line(last, release);
+      if (!still_reading(generation)) return;
+    }
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+    ended_.notify_all();
+  }
+
+  // Called (once per slow call) while this generation's thread is inside that call.
+  void hand_over(uint64_t generation) {
+    std::lock_guard lock(mutex_);
+    if (generation != generation_ || finished_) return;
+    // Answers gathered so far must not wait for the slow call.
+    writer_->uncork();
+    ++generation_;
+    threads_.emplace_back([this, next = generation_] { read_loop(next); });
+  }
+
+  bool still_reading(uint64_t generation) {
+    std::lock_guard lock(mutex_);
+    return generation == generation_;
+  }
+
+  void handle_line(std::string_view line, const mcp::Release& release) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+    server_.handle(session_, line, reply_, release);
+  }
+
+  // The next whole line of the buffer, or false when more input is needed. A line over the
+  // limit is answered with an error naming the limit and skipped, however it arrives.
+  bool next_line(std::string_view& line) {
+    while (true) {
+      const size_t newline = buffer_.find('\n', scan_);
+      if (newline == std::string::npos) {
+        scan_ = buffer_.size();
+        if (!discarding_ && buffer_.size() - start_ > max_line_) {
+          writer_->write_line(mcp::Server::framing_error(-32600, limit_message(max_line_)));
+          discarding_ = true;
+        }
+        if (discarding_) {
+          buffer_.clear();
+          start_ = scan_ = 0;
+        }
+        return false;
+      }
+      const size_t begin = start_;
+      start_ = scan_ = newline + 1;
+      if (discarding_) {
+        discarding_ = false;
+        continue;
+      }
+      if (newline - begin > max_line_) {
+        writer_->write_line(mcp::Server::framing_error(-32600, limit_message(max_line_)));
+        continue;
+      }
+      line = std::string_view(buffer_).substr(begin, newline - begin);
+      return true;
+    }
+  }
+
+  // Reads more input; false at its end.
+  bool fill() {
+    if (start_ > 0) {
+      buffer_.erase(0, start_);
+      scan_ -= start_;
+      start_ = 0;
+    }
+    while (true) {
+      const ssize_t n = ::read(fd_, chunk_.data(), chunk_.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        spdlog::error("stdio: reading stdin failed: {}", std::strerror(errno));
+        return false;
+      }
+      if (n == 0) return false;
+      buffer_.append(chunk_.data(), static_cast<size_t>(n));
+      return true;
+    }
+  }
+
+  mcp::Server& server_;
+  std::shared_ptr<mcp::Session> session_;
+  mcp::Reply reply_;
+  std::shared_ptr<LineWriter> writer_;
+  int fd_;
+  size_t max_line_;
+  // Owned by the thread of the current generation.
+  std::string chunk_;
+  std::string buffer_;
+  size_t start_ = 0;         // where the next line begins
+  size_t scan_ = 0;          // where the search for its newline resumes
+  bool discarding_ = false;  // inside a line that went over the limit
+
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  uint64_t generation_ = 0;  // of the thread that reads now
+  bool finished_ = false;
+  std::vector<std::thread> threads_;
+};
+
 }  // namespace
 
 int serve_stdio_fds(mcp::Server& server, int in_fd, int out_fd, const StdioOptions& options) {
   auto writer = std::make_shared<LineWriter>(out_fd);
-  auto session = server.open_session([writer](std::string m) { writer->write_line(std::move(m)); });
-  const mcp::Reply reply = [writer](std::string message, bool) {
-    if (!message.empty()) writer->write_line(std::move(message));
+  auto session = server.open_session([writer](std::string m) { writer->write_line(m); });
+  mcp::Reply reply = [writer](std::string message, bool) {
+    if (!message.empty()) writer->write_line(message);
   };
-  auto handle_line = [&](std::string_view line) {
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") == std::string_view::npos) return;
-    server.handle(session, line, reply);
-  };
-
-  std::string pending;
-  bool discarding = false;  // inside a line that went over the limit
-  std::string chunk(64 * 1024, '\0');
-  while (true) {
-    const ssize_t n = ::read(in_fd, chunk.data(), chunk.size());
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      spdlog::error("stdio: reading stdin failed: {}", std::strerror(errno));
-      break;
-    }
-    if (n == 0) break;
-    std::string_view data(chunk.data(), static_cast<size_t>(n));
-    while (!data.empty()) {
-      const size_t nl = data.find('\n');
-      const std::string_view part = data.substr(0, nl);
-      if (discarding) {
-        if (nl == std::string_view::npos) break;
-        discarding = false;
-        data.remove_prefix(nl + 1);
-        continue;
-      }
-      if (pending.size() + part.size() > options.max_line_bytes) {
-        writer->write_line(
-            mcp::Server::framing_error(-32600, limit_message(options.max_line_bytes)));
-        pending.clear();
-        if (nl == std::string_view::npos) {
-          discarding = true;
-          break;
-        }
-        data.remove_prefix(nl + 1);
-        continue;
-      }
-      if (nl == std::string_view::npos) {
-        pending.append(part);
-        break;
-      }
-      if (pending.empty()) {
-        handle_line(part);
-      } else {
-        pending.append(part);
-        handle_line(pending);
-        pending.clear();
-      }
-      data.remove_prefix(nl + 1);
-    }
-  }
-  // A last message without its newline is still a message; a cut-off one gets a parse error.
-  if (!discarding && !pending.empty()) handle_line(pending);
+  LineReader reader(server, session, std::move(reply), writer, in_fd, options);
+  reader.run();
   server.wait_idle(session);
   return 0;
 }

@@ -159,3 +159,46 @@ TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
   CHECK(lines.size() == 3);
   CHECK(ids == std::set<json>{0, "p", "ping"});
 }
+
+TEST_CASE("a slow call does not hold up reading: later requests are answered while it runs") {
+  TestHost host;
+  skillrt::mcp::Server server(*host.executor, {});
+  int in[2];
+  int out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  std::thread serving([&] {
+    transport::serve_stdio_fds(server, in[0], out[1], {});
+    ::close(out[1]);
+  });
+  write_all(in[1], kInit);
+  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  // `slow` runs until cancelled; the first call of a skill starts on the reading thread.
+  write_all(
+      in[1],
+      R"({"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"slow","arguments":{"text":"x"}}})"
+      "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"p1","method":"ping"})"
+                   "\n");
+  // The ping is answered while the slow call still runs (it only ends when cancelled).
+  std::string seen;
+  char buf[4096];
+  while (seen.find(R"("id":"p1")") == std::string::npos) {
+    const ssize_t n = ::read(out[0], buf, sizeof(buf));
+    REQUIRE(n > 0);
+    seen.append(buf, static_cast<size_t>(n));
+  }
+  CHECK(seen.find(R"("id":"slow")") == std::string::npos);
+  write_all(in[1],
+            R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}})"
+            "\n");
+  write_all(in[1], R"({"jsonrpc":"2.0","id":"p2","method":"ping"})"
+                   "\n");
+  ::close(in[1]);
+  const std::vector<json> rest = read_lines(out[0]);
+  serving.join();
+  ::close(in[0]);
+  ::close(out[0]);
+  REQUIRE(rest.size() == 1);
+  CHECK(rest[0]["id"] == "p2");  // and no answer for the cancelled call
+}
