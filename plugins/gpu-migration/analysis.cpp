@@ -6,7 +6,7 @@
 #include <skillrt/sdk.hpp>
 #include <string_view>
 #include <thread>
-#include <unordered_set>
+#include <unordered_map>
 
 #include "detail/analysis.hpp"
 
@@ -257,10 +257,14 @@ std::vector<Located> report_order(FileScan& f) {
   out.reserve(f.python.matches.size() + f.text_matches.size());
   for (Match& m : f.python.matches) out.push_back({&m, -1});
   for (Match& m : f.text_matches) out.push_back({&m, -1});
-  std::stable_sort(out.begin(), out.end(), [](const Located& a, const Located& b) {
+  auto before = [](const Located& a, const Located& b) {
     return a.match->line != b.match->line ? a.match->line < b.match->line
                                           : a.match->column < b.match->column;
-  });
+  };
+  // Matches come in source order almost always; stable_sort would take a buffer per file anyway.
+  if (!std::is_sorted(out.begin(), out.end(), before)) {
+    std::stable_sort(out.begin(), out.end(), before);
+  }
   for (CellScan& c : f.cells) {
     for (Match& m : c.scan.matches) out.push_back({&m, c.index});
     for (Match& m : c.magics) out.push_back({&m, c.index});
@@ -285,8 +289,15 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
     for (const EffortClass& e : table.effort_classes) tallies[d.id].by_effort[e.id] = 0;
   }
   // The rules that fired, by id: the texts findings refer to through their `rule`.
-  std::unordered_set<const Rule*> fired;
   std::map<std::string_view, const Rule*> fired_ids;
+  // Per rule that fired, its domain's tally and what a finding at the rule's own effort class
+  // adds: looked up once per rule rather than by string for each of tens of thousands of findings.
+  struct Seen {
+    Tally* tally = nullptr;
+    int* own_by_effort = nullptr;
+    const EffortClass* own_class = nullptr;
+  };
+  std::unordered_map<const Rule*, Seen> seen;
   size_t finding_count = 0, suggestion_count = 0;
   for (const FileScan& f : scan.files) {
     if (!f.has_json) continue;
@@ -296,15 +307,29 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
   findings.get_ref<Json::array_t&>().reserve(finding_count);
   suggestions.get_ref<Json::array_t&>().reserve(suggestion_count);
   auto count = [&](const Rule* rule, const std::string& effort) {
-    if (fired.insert(rule).second) fired_ids.emplace(rule->id, rule);
-    if (rule->suggestion) return;
-    Tally& t = tallies[rule->domain];
-    ++t.count;
-    ++t.by_effort[effort];
-    if (std::find(t.rules.begin(), t.rules.end(), rule->id) == t.rules.end()) {
-      t.rules.push_back(rule->id);
+    auto [it, first] = seen.try_emplace(rule);
+    Seen& s = it->second;
+    if (first) {
+      fired_ids.emplace(rule->id, rule);
+      if (!rule->suggestion) {
+        s.tally = &tallies[rule->domain];
+        s.own_class = table.effort_class(rule->effort);
+        std::vector<std::string>& ids = s.tally->rules;
+        if (std::find(ids.begin(), ids.end(), rule->id) == ids.end()) ids.push_back(rule->id);
+      }
     }
-    const EffortClass* c = table.effort_class(effort);
+    if (rule->suggestion) return;
+    Tally& t = *s.tally;
+    ++t.count;
+    const bool own = effort == rule->effort;
+    if (own) {
+      // std::map entries stay put, so the counter is found once.
+      if (s.own_by_effort == nullptr) s.own_by_effort = &t.by_effort[effort];
+      ++*s.own_by_effort;
+    } else {
+      ++t.by_effort[effort];
+    }
+    const EffortClass* c = own ? s.own_class : table.effort_class(effort);
     const int r = c ? c->rank : 0;
     if (r > t.rank) {
       t.rank = r;
