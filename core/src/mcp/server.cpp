@@ -7,6 +7,7 @@
 #include <array>
 #include <charconv>
 #include <condition_variable>
+#include <deque>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -32,6 +33,8 @@ constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notic
 constexpr int kDefaultLogLevel = 1;  // info: until the client picks a level
 constexpr size_t kMaxCompletionValues = 100;
 constexpr size_t kMaxReportScan = 1000;
+// Cancellations remembered per session for requests not seen yet.
+constexpr size_t kMaxEarlyCancels = 1024;
 
 int level_index(std::string_view level) {
   for (size_t i = 0; i < kLevels.size(); ++i) {
@@ -77,6 +80,11 @@ class Session {
   std::map<std::string, InFlight> inflight;
   std::map<std::string, fs::path> reports;  // file:// URI -> path
   std::set<std::string> subscriptions;
+  // Cancellations that came before their request: over HTTP they travel on another
+  // connection and can overtake it. A session never reuses a request id, so remembering
+  // them is safe; the oldest are forgotten.
+  std::set<std::string> early_cancels;
+  std::deque<std::string> early_cancel_order;
   Notify notify;
 };
 
@@ -491,7 +499,18 @@ void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::st
     if (it == params.end() || !is_valid_id(*it)) return;
     std::lock_guard lock(s->mutex);
     auto call = s->inflight.find(id_key(*it));
-    if (call == s->inflight.end()) return;  // already answered, or never ours: ignore
+    if (call == s->inflight.end()) {
+      // Already answered, never ours, or not here yet: remembered for the last case.
+      const std::string key = id_key(*it);
+      if (s->early_cancels.insert(key).second) {
+        s->early_cancel_order.push_back(key);
+        if (s->early_cancel_order.size() > kMaxEarlyCancels) {
+          s->early_cancels.erase(s->early_cancel_order.front());
+          s->early_cancel_order.pop_front();
+        }
+      }
+      return;
+    }
     call->second.cancelled_by_client = true;
     call->second.cancel->store(true);
     return;
@@ -747,6 +766,11 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, 
       return;
     }
     s->inflight.emplace(key, InFlight{call_options.cancel, false});
+    if (s->early_cancels.erase(key) != 0) {
+      // Cancelled before it arrived: it stops at once and gets no response.
+      s->inflight[key].cancelled_by_client = true;
+      call_options.cancel->store(true);
+    }
   }
   auto stream = std::make_shared<CallStream>();
   if (!token.is_null()) {
