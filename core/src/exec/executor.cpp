@@ -174,7 +174,9 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlo
     out.violations = std::move(violations);
     out.result = nullptr;
     spdlog::error("{}", out.message);
+    return out;
   }
+  out.result_text = std::move(call.result);
   return out;
 }
 

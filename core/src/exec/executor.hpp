@@ -59,6 +59,7 @@ struct Outcome {
   std::vector<schema::Violation> violations;  // input violations (kInvalidArgument) or output
                                               // violations (kInternal)
   double elapsed_ms = 0;
+  std::string result_text{};  // the JSON text the skill returned, when code == kOk
   bool ok() const { return code == Code::kOk; }
 };
 

@@ -153,14 +153,15 @@ struct Server::Impl {
                 const Release& release);
   void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply,
                       const Release& release);
-  void request(const std::shared_ptr<Session>& s, const json& id, const std::string& method,
-               const json& params, const Reply& reply, const Release& release);
+  void request(const std::shared_ptr<Session>& s, const std::string& id_text,
+               const std::string& method, const json& params, const Reply& reply,
+               const Release& release);
   void notification(const std::shared_ptr<Session>& s, const std::string& method,
                     const json& params);
 
   std::string initialize(Session& s, const std::string& id_text, const json& params);
-  void call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
-                 const Reply& reply, const Release& release);
+  void call_tool(const std::shared_ptr<Session>& s, const std::string& id_text,
+                 const json& params, const Reply& reply, const Release& release);
   void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
                    const json& token, const Reply& reply);
   std::string list_page(const std::vector<json>& items, const char* key, const json& params,
@@ -225,7 +226,12 @@ std::string tool_result(const std::string& tool, const exec::Outcome& out) {
         {"isError", true}};
     return dump(result);
   }
-  const std::string text = dump(out.result);
+  // The skill's own text when it is one line (it was parsed and checked against the output
+  // schema already), so the result is not serialized again.
+  const std::string text =
+      !out.result_text.empty() && out.result_text.find_first_of("\r\n") == std::string::npos
+          ? out.result_text
+          : dump(out.result);
   std::string body = R"({"content":[{"type":"text","text":)";
   body += dump(json(text));
   body += "}]";
@@ -484,7 +490,7 @@ void Server::Impl::dispatch(const std::shared_ptr<Session>& s, const json& msg, 
           true);
     return;
   }
-  request(s, id, method, params, reply, release);
+  request(s, id_text, method, params, reply, release);
 }
 
 void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::string& method,
@@ -518,10 +524,10 @@ void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::st
   // Other notifications (roots/list_changed, progress from the client, ...) need nothing here.
 }
 
-void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
+// `id_text` is the request's id as JSON text, also the key of its call in flight.
+void Server::Impl::request(const std::shared_ptr<Session>& s, const std::string& id_text,
                            const std::string& method, const json& params, const Reply& reply,
                            const Release& release) {
-  const std::string id_text = dump(id);
   if (method == "initialize") {
     reply(initialize(*s, id_text, params), true);
     return;
@@ -541,7 +547,7 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const json& id,
     }
   }
   if (method == "tools/call") {
-    call_tool(s, id, params, reply, release);
+    call_tool(s, id_text, params, reply, release);
     return;
   }
   if (method == "tools/list") {
@@ -712,9 +718,8 @@ std::string Server::Impl::initialize(Session& s, const std::string& id_text, con
   return result_message(id_text, body);
 }
 
-void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, const json& params,
-                             const Reply& reply, const Release& release) {
-  const std::string id_text = dump(id);
+void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::string& id_text,
+                             const json& params, const Reply& reply, const Release& release) {
   const auto name_it = params.find("name");
   if (name_it == params.end() || !name_it->is_string()) {
     reply(error_message(id_text, kInvalidParams,
@@ -755,20 +760,19 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, 
   exec::CallOptions call_options;
   call_options.cancel = exec::make_cancel_flag();
   call_options.release_caller = release;
-  const std::string key = id_key(id);
   {
     std::lock_guard lock(s->mutex);
-    if (s->inflight.contains(key)) {
+    if (s->inflight.contains(id_text)) {
       reply(error_message(id_text, kInvalidRequest,
                           "Invalid Request: request id " + id_text +
                               " is already in use by a call in flight; use a fresh id"),
             true);
       return;
     }
-    s->inflight.emplace(key, InFlight{call_options.cancel, false});
-    if (s->early_cancels.erase(key) != 0) {
+    s->inflight.emplace(id_text, InFlight{call_options.cancel, false});
+    if (s->early_cancels.erase(id_text) != 0) {
       // Cancelled before it arrived: it stops at once and gets no response.
-      s->inflight[key].cancelled_by_client = true;
+      s->inflight[id_text].cancelled_by_client = true;
       call_options.cancel->store(true);
     }
   }
@@ -788,11 +792,11 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, 
   const auto started = fs::file_time_type::clock::now();
   executor.call_async(
       name, std::move(arguments), std::move(call_options),
-      [this, s, key, id_text, name, reply, stream, started](exec::Outcome out) {
+      [this, s, id_text, name, reply, stream, started](exec::Outcome out) {
         bool drop = false;
         {
           std::lock_guard lock(s->mutex);
-          const auto it = s->inflight.find(key);
+          const auto it = s->inflight.find(id_text);
           drop = it == s->inflight.end() || it->second.cancelled_by_client;
         }
         if (!drop && out.ok()) note_reports(*s, out.result, started);
@@ -803,7 +807,7 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const json& id, 
           reply(drop ? std::string() : result_message(id_text, tool_result(name, out)), true);
         }
         std::lock_guard lock(s->mutex);
-        s->inflight.erase(key);
+        s->inflight.erase(id_text);
         if (s->inflight.empty()) s->idle.notify_all();
       });
 }
