@@ -19,6 +19,8 @@ const std::vector<std::string_view> kTorchnpugenNames = {
     "float",        "str",        "bool",    "Layout", "Device",  "Scalar",
     "MemoryFormat", "QScheme",    "Storage", "Stream", "SymInt",  "ConstQuantizerPtr"};
 
+constexpr std::string_view kTensor = "Tensor";
+
 // base_type_sets_containing() runs for every type of every schema. An open-addressing table
 // keyed by the length and the first and last letters finds a name in one or two probes.
 class BaseTypeTable {
@@ -26,9 +28,19 @@ class BaseTypeTable {
   BaseTypeTable() {
     for (std::string_view n : kUpstreamNames) add(n, kUpstreamBaseTypes);
     for (std::string_view n : kTorchnpugenNames) add(n, kTorchnpugenBaseTypes);
+    tensor_sets_ = probe(kTensor);
   }
 
   uint32_t find(std::string_view name) const {
+    // Most types of most schemas are "Tensor": one comparison of a constant length.
+    if (name.size() == kTensor.size() && std::memcmp(name.data(), kTensor.data(), kTensor.size()) == 0) {
+      return tensor_sets_;
+    }
+    return probe(name);
+  }
+
+ private:
+  uint32_t probe(std::string_view name) const {
     if (name.empty()) return 0;
     for (size_t i = slot(name);; i = (i + 1) % kSlots) {
       const Entry& e = entries_[i];
@@ -41,7 +53,6 @@ class BaseTypeTable {
     }
   }
 
- private:
   static constexpr size_t kSlots = 64;  // well above the 21 distinct names, so probes are short
   struct Entry {
     std::string_view name;
@@ -61,6 +72,7 @@ class BaseTypeTable {
   }
 
   std::array<Entry, kSlots> entries_{};
+  uint32_t tensor_sets_ = 0;
 };
 
 // Python's augmented assignment names (PEP 203), which make "__iadd__" an in-place dunder.
@@ -69,7 +81,6 @@ constexpr std::array<std::string_view, 11> kAugmentedNames = {
 
 constexpr std::string_view kCustomClassPrefix = "__torch__.torch.classes.";
 constexpr std::string_view kArgSep = ", ";
-constexpr std::string_view kTensor = "Tensor";
 constexpr std::string_view kSelf = "self";
 constexpr std::string_view kArrow = " -> ";
 
