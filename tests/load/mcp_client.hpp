@@ -79,7 +79,8 @@ struct Child {
   int err = -1;  // its stderr
 };
 
-inline Child spawn(const std::vector<std::string>& argv) {
+// With `quiet`, its stderr goes to /dev/null instead (Child::err is then -1).
+inline Child spawn(const std::vector<std::string>& argv, bool quiet = false) {
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
     die(std::string("pipe: ") + std::strerror(errno));
@@ -92,7 +93,8 @@ inline Child spawn(const std::vector<std::string>& argv) {
   if (pid == 0) {
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
-    ::dup2(err[1], 2);
+    const int null_fd = quiet ? ::open("/dev/null", O_WRONLY) : -1;
+    ::dup2(quiet ? null_fd : err[1], 2);
     ::execvp(args[0], args.data());
     std::fprintf(stderr, "cannot run %s: %s\n", args[0], std::strerror(errno));
     ::_exit(127);
@@ -100,6 +102,10 @@ inline Child spawn(const std::vector<std::string>& argv) {
   ::close(in[0]);
   ::close(out[1]);
   ::close(err[1]);
+  if (quiet) {
+    ::close(err[0]);
+    err[0] = -1;
+  }
   return Child{pid, in[1], out[0], err[0]};
 }
 
