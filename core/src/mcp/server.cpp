@@ -160,8 +160,8 @@ struct Server::Impl {
                     const json& params);
 
   std::string initialize(Session& s, const std::string& id_text, const json& params);
-  void call_tool(const std::shared_ptr<Session>& s, const std::string& id_text,
-                 const json& params, const Reply& reply, const Release& release);
+  void call_tool(const std::shared_ptr<Session>& s, const std::string& id_text, const json& params,
+                 const Reply& reply, const Release& release);
   void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
                    const json& token, const Reply& reply);
   std::string list_page(const std::vector<json>& items, const char* key, const json& params,
@@ -226,12 +226,12 @@ std::string tool_result(const std::string& tool, const exec::Outcome& out) {
         {"isError", true}};
     return dump(result);
   }
-  // The skill's own text when it is one line (it was parsed and checked against the output
-  // schema already), so the result is not serialized again.
-  const std::string text =
-      !out.result_text.empty() && out.result_text.find_first_of("\r\n") == std::string::npos
-          ? out.result_text
-          : dump(out.result);
+  // The skill's own text when it is one plain line holding an object (it was parsed and checked
+  // against the output schema already), so the result is not serialized again.
+  const std::string& own = out.result_text;
+  const bool reuse = !own.empty() && own.front() == '{' && own.back() == '}' &&
+                     own.find_first_of("\r\n") == std::string::npos;
+  const std::string text = reuse ? own : dump(out.result);
   std::string body = R"({"content":[{"type":"text","text":)";
   body += dump(json(text));
   body += "}]";
