@@ -30,5 +30,5 @@ fi
 corpus=$(mktemp -d "${TMPDIR:-/tmp}/gpu-migration-bench.XXXXXX")
 trap 'rm -rf "$corpus"' EXIT
 
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs; $(rg --version | head -1)"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) CPUs; $(rg --version | sed -n 1p)"
 "$bench" --files "$files" --runs "$runs" --dir "$corpus/repo" --skillrt "$cli"
