@@ -33,7 +33,8 @@ class BaseTypeTable {
 
   uint32_t find(std::string_view name) const {
     // Most types of most schemas are "Tensor": one comparison of a constant length.
-    if (name.size() == kTensor.size() && std::memcmp(name.data(), kTensor.data(), kTensor.size()) == 0) {
+    if (name.size() == kTensor.size() &&
+        std::memcmp(name.data(), kTensor.data(), kTensor.size()) == 0) {
       return tensor_sets_;
     }
     return probe(name);
