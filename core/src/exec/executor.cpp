@@ -269,8 +269,11 @@ struct AsyncState {
 bool Executor::may_run_here(std::string_view name, const CallOptions& options) const {
   if (!options.release_caller || impl_->options.inline_budget.count() <= 0) return false;
   auto skill = registry_.find(name);
-  // A serial skill could wait on its lock, and a skill found slow would hold the caller up.
-  if (!skill || (skill->flags & SKILLRT_SKILL_SERIAL) != 0) return !skill;
+  if (!skill) return true;  // answered at once
+  // A serial skill could wait on its lock, an isolated one waits on its worker process (where
+  // calls in flight overlap when they come from the pool), and a skill found slow would hold
+  // the caller up.
+  if ((skill->flags & SKILLRT_SKILL_SERIAL) != 0 || skill->isolated) return false;
   std::lock_guard lock(impl_->slow_mutex);
   return !impl_->slow.contains(skill.get());
 }

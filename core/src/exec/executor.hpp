@@ -43,8 +43,8 @@ struct CallOptions {
   std::vector<std::string> chain;
   std::optional<std::chrono::steady_clock::time_point> deadline;
   // Set by a caller that can lend its thread (the stdio reader): call_async may then run the
-  // call on the calling thread, saving the hop to the pool, when the skill is not serial and has
-  // been quick so far. If the call overruns Options::inline_budget, this is called once, from
+  // call on the calling thread, saving the hop to the pool, when the skill is in-process, not
+  // serial, and has been quick so far. If the call overruns Options::inline_budget, this is called once, from
   // another thread and before `done`, so the caller can get on with other work elsewhere; the
   // skill then runs on the pool until it is quick again.
   std::function<void()> release_caller;
