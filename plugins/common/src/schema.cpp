@@ -903,8 +903,8 @@ FunctionSchema parse_schema_or_throw(std::string_view text, const Grammar& gramm
 namespace {
 
 // The printers run twice over a schema: once to size the output, once to fill it, so printing
-// costs one allocation and straight copies. Printing every schema of a file is on the hot path
-// of parsing (the round-trip check), so this matters.
+// costs one allocation and straight copies. Consumers print every schema of a file (the op-schema
+// skill's "roundtrip" field, diffs, the benchmark), so this matters.
 struct Measure {
   size_t size = 0;
   void put(std::string_view s) { size += s.size(); }
@@ -1027,56 +1027,42 @@ void emit_schema(Out& out, const FunctionSchema& schema) {
   }
 }
 
-// Prints with `emit` into `out`, replacing its contents.
+// Prints with `emit`: measures, then constructs the string at its final size (the constructor is
+// inlined, where resize() is a library call) and fills it.
 template <typename Emit>
-void print_into(std::string* out, const Emit& emit) {
+std::string print_with(const Emit& emit) {
   Measure m;
   emit(m);
-  out->resize(m.size);
-  Fill f{out->data()};
+  std::string s(m.size, '\0');
+  Fill f{s.data()};
   emit(f);
-}
-
-void append_schema(std::string* out, const FunctionSchema& schema) {
-  print_into(out, [&](auto& o) { emit_schema(o, schema); });
+  return s;
 }
 
 }  // namespace
 
 std::string print_type(const Type& type) {
-  std::string s;
-  print_into(&s, [&](auto& o) { emit_type(o, type); });
-  return s;
+  return print_with([&](auto& o) { emit_type(o, type); });
 }
 
 std::string print_annotation(const Annotation& a) {
-  std::string s;
-  print_into(&s, [&](auto& o) { emit_annotation(o, a); });
-  return s;
+  return print_with([&](auto& o) { emit_annotation(o, a); });
 }
 
 std::string print_annotated_type(const Type& type, const std::optional<Annotation>& annotation) {
-  std::string s;
-  print_into(&s, [&](auto& o) { emit_annotated_type(o, type, annotation); });
-  return s;
+  return print_with([&](auto& o) { emit_annotated_type(o, type, annotation); });
 }
 
 std::string print_argument(const Argument& a) {
-  std::string s;
-  print_into(&s, [&](auto& o) { emit_argument(o, a); });
-  return s;
+  return print_with([&](auto& o) { emit_argument(o, a); });
 }
 
 std::string print_return(const Return& r) {
-  std::string s;
-  print_into(&s, [&](auto& o) { emit_return(o, r); });
-  return s;
+  return print_with([&](auto& o) { emit_return(o, r); });
 }
 
 std::string print_schema(const FunctionSchema& schema) {
-  std::string s;
-  append_schema(&s, schema);
-  return s;
+  return print_with([&](auto& o) { emit_schema(o, schema); });
 }
 
 }  // namespace skillrt::ops
