@@ -53,8 +53,9 @@ void register_skills(skillrt::Registrar& r) {
           "SDPA backends), custom operators (.cu, cpp_extension, Triton), distributed (nccl, "
           "DataParallel, NCCL_* variables), precision (torch.cuda.amp, apex, TF32, bf16 checks), "
           "third-party dependencies and compile acceleration (torch.compile, CUDA graphs). Each "
-          "finding has file, line, code, rule, NPU alternative and effort class (automatic, "
-          "small_manual, large_manual, blocker); per-domain and overall verdict and effort; "
+          "finding has file, line, code, domain, rule and effort class (automatic, small_manual, "
+          "large_manual, blocker); each rule that fired has its NPU alternative and source in "
+          "'rules'; per-domain and overall verdict and effort; "
           "optional Markdown, JSON and Excel reports. Read-only.")
       .input_schema(skillrt_embedded::schema("gpu-migration-analyze.input"))
       .output_schema(skillrt_embedded::schema("gpu-migration-analyze.output"))
