@@ -135,6 +135,16 @@ struct HttpServer::Impl {
   std::map<std::string, std::shared_ptr<HttpSession>> sessions;
   std::vector<std::weak_ptr<mcp::Session>> opened;  // every MCP session, for shutdown
 
+  // A quick call runs on the I/O thread that read its request (mcp::Release); when one turns
+  // out slow, another thread joins the I/O loop so other connections are not held up.
+  std::mutex released_mutex;
+  std::vector<std::thread> released;
+  bool io_done = false;  // the loop has stopped: nothing more to join
+  void add_io_thread() {
+    std::lock_guard lock(released_mutex);
+    if (!io_done) released.emplace_back([this] { ioc.run(); });
+  }
+
   std::shared_ptr<HttpSession> find_session(const std::string& id) {
     std::lock_guard lock(mutex);
     auto it = sessions.find(id);
@@ -329,12 +339,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
     }
     sse_started_ = false;
     auto self = shared_from_this();
-    impl_->server.handle(session->mcp, request_.body(), [self](std::string message, bool last) {
+    const mcp::Reply reply = [self](std::string message, bool last) {
       asio::post(self->socket_.get_executor(),
                  [self, message = std::move(message), last]() mutable {
                    self->on_reply(std::move(message), last);
                  });
-    });
+    };
+    impl_->server.handle(session->mcp, request_.body(), reply,
+                         [impl = impl_] { impl->add_io_thread(); });
   }
 
   void on_reply(std::string message, bool last) {
@@ -615,6 +627,13 @@ void HttpServer::run() {
   }
   impl_->ioc.run();
   for (auto& t : extra) t.join();
+  std::vector<std::thread> released;
+  {
+    std::lock_guard lock(impl_->released_mutex);
+    impl_->io_done = true;
+    released = std::move(impl_->released);
+  }
+  for (auto& t : released) t.join();
 }
 
 void HttpServer::stop() { impl_->ioc.stop(); }

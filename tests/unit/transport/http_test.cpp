@@ -1,5 +1,6 @@
 // Streamable HTTP: sessions, headers, SSE, limits and many concurrent sessions, driven by a raw
 // Beast client over loopback.
+#include <atomic>
 #include <catch2/catch.hpp>
 
 #include <boost/asio/connect.hpp>
@@ -277,4 +278,37 @@ TEST_CASE("HTTP: many concurrent sessions over keep-alive connections") {
   for (auto& t : threads) t.join();
   for (int c = 0; c < kClients; ++c) CHECK(ok[c] == kCalls);
   CHECK(std::set<std::string>(sessions.begin(), sessions.end()).size() == kClients);
+}
+
+TEST_CASE("HTTP: a slow call does not hold up other connections on the one I/O thread") {
+  Fixture f;  // one I/O thread: a call started there must not keep it
+  HttpClient a(f.port);
+  const std::string session = f.open(a);
+  const std::map<std::string, std::string> headers = {{"Mcp-Session-Id", session},
+                                                      {"MCP-Protocol-Version", "2025-11-25"}};
+  // `slow` runs until cancelled (20 s at most); the first call of a skill starts on the I/O
+  // thread.
+  int slow_status = 0;
+  std::atomic<bool> answered{false};
+  std::thread slow([&] {
+    slow_status = a.post(call("slow", "slow", {{"text", "x"}}), headers).status;
+    answered = true;
+  });
+  // Another connection is served meanwhile: its ping is answered, and its cancellation (sent
+  // until the call has started and taken it) ends the slow call.
+  HttpClient b(f.port);
+  const auto ping = b.post(req("p1", "ping"), headers);
+  CHECK(ping.status == 200);
+  CHECK(ping.messages().at(0)["id"] == "p1");
+  const json cancel = {{"jsonrpc", "2.0"},
+                       {"method", "notifications/cancelled"},
+                       {"params", {{"requestId", "slow"}}}};
+  int refused = 0;
+  while (!answered) {
+    if (b.post(cancel, headers).status != 202) ++refused;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  slow.join();
+  CHECK(refused == 0);
+  CHECK(slow_status == 202);  // cancelled: no JSON-RPC answer, so the call did not run its 20 s
 }
