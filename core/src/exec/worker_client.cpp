@@ -3,7 +3,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -122,8 +121,10 @@ bool WorkerClient::start(std::string& error) {
   if (pid == 0) {
     ::dup2(in[0], STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
-    // A worker must never outlive its host.
-    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // A worker must never outlive its host: its reader thread exits the worker when its stdin
+    // closes, which the host's death does too. Not PR_SET_PDEATHSIG: that fires when the forking
+    // *thread* ends, and killed healthy workers started from threads that later ended (the
+    // stdio server's reading thread, a call that ran on the caller's thread).
     if (limit_memory) ::setrlimit(RLIMIT_AS, &limit);
     ::execv(argv[0], argv.data());
     ::_exit(127);
