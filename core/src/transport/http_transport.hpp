@@ -24,7 +24,9 @@ struct HttpOptions {
   std::vector<std::string> allowed_origins;
   size_t max_body_bytes = 16u << 20;
   std::function<void(uint16_t)> on_listening;
-  size_t threads = 1;  // I/O threads; tool calls run on the executor's pool either way
+  // I/O threads. A quick tool call runs on the I/O thread that read it; one that turns slow
+  // adds an I/O thread and its skill moves to the executor's pool.
+  size_t threads = 1;
 };
 
 // Listens on host:port and serves until SIGINT or SIGTERM. Returns the process exit code (1 when
