@@ -229,10 +229,23 @@ def main():
     print(f"{mode:10} {'ignoring cancellation':28} -> no response; next requests answered",
           flush=True)
 
+    # A cancellation that overtakes its request (over HTTP it travels on another connection):
+    # the call stops at once and gets no response, not the deadline error it would otherwise.
+    early_id = server.next_id
+    server.next_id += 1
+    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                 "params": {"requestId": early_id, "reason": "test"}})
+    server.send({"jsonrpc": "2.0", "id": early_id, "method": "tools/call",
+                 "params": {"name": "fx-sleep", "arguments": {"ms": 600000}}})
+    expect_alive(server, mode, "cancel before its request")
+
     code = server.close()
     check("server exits 0 on EOF", code == 0, f"exit code {code}")
     answered = [m for m in server.seen if "method" not in m and m.get("id") == cancelled_id]
     check(f"{mode} cancelled request gets no response", not answered, json.dumps(answered)[:300])
+    answered = [m for m in server.seen if "method" not in m and m.get("id") == early_id]
+    check(f"{mode} request cancelled before it came gets no response", not answered,
+          json.dumps(answered)[:300])
     ids = [m.get("id") for m in server.seen if "method" not in m]
     check("no request answered twice", len(ids) == len(set(ids)), ids)
     check("stdout carries only JSON-RPC lines", not server.not_json, server.not_json[:3])
