@@ -174,7 +174,7 @@ std::string WorkerClient::reap() {
              std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
       // Allocation failure under the address-space limit ends in abort (or the OOM killer).
       if (options_.memory_limit_mb > 0 && (sig == SIGABRT || sig == SIGKILL)) {
-        what += ", memory limit " + std::to_string(options_.memory_limit_mb) + " MB";
+        what += ", perhaps the " + std::to_string(options_.memory_limit_mb) + " MB memory limit";
       }
       what += ")";
     } else if (WIFEXITED(status)) {
