@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fault fixtures through the MCP server (`skillrt serve`, stdio).
 
-  mcp_faults_test.py <skillrt> <build-dir> in-process|process
+  mcp_faults_test.py <skillrt> <build-dir> in-process|process [stdio|http]
 
 Starts the server with only the fx-behaviours fixture plugin, calls every fault fixture that the
 mode can contain, and after every fault checks that the server still answers: a ping and a call
@@ -9,6 +9,7 @@ of a well-behaved tool. Every line on the server's stdout must be one JSON-RPC m
 plugins print goes to stderr. Exits non-zero with one line per failed check.
 """
 
+import http.client
 import json
 import os
 import queue
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 # Safety net against a hung server, not a speed limit: a healthy run answers in seconds, but
 # the 100 MB result through a worker takes half a minute on a loaded two-core machine.
@@ -103,6 +105,96 @@ class Server:
         return code
 
 
+class HttpServer:
+    """The same interface as Server, over `serve --http 127.0.0.1:0`: one connection per
+    request, so a cancellation can be sent while a call waits for its answer."""
+
+    def __init__(self, argv, stderr_path):
+        self.stderr = open(stderr_path, "wb")
+        self.proc = subprocess.Popen(argv + ["--http", "127.0.0.1:0"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.DEVNULL, stderr=self.stderr)
+        self.port = None
+        for _ in range(HANG_SECONDS * 10):
+            text = open(stderr_path, errors="replace").read()
+            at = text.find("listening on http://127.0.0.1:")
+            if at >= 0 and "/mcp" in text[at:]:
+                self.port = int(text[at:].split(":", 2)[2].split("/", 1)[0])
+                break
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.session = None
+        self.seen = []
+        self.not_json = []
+        self.answers = {}
+        self.threads = {}
+        self.next_id = 1
+
+    def _post(self, msg):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=HANG_SECONDS)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.session:
+            headers["Mcp-Session-Id"] = self.session
+        conn.request("POST", "/mcp", body=json.dumps(msg).encode(), headers=headers)
+        response = conn.getresponse()
+        body = response.read()
+        if response.getheader("Mcp-Session-Id"):
+            self.session = response.getheader("Mcp-Session-Id")
+        conn.close()
+        if response.status == 202 and not body:
+            return None
+        try:
+            return json.loads(body)
+        except ValueError:
+            self.not_json.append(body[:200])
+            return None
+
+    def send(self, msg):
+        self._post(msg)
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+
+        def run():
+            self.answers[rid] = self._post(msg)
+
+        thread = threading.Thread(target=run, daemon=True)
+        self.threads[rid] = thread
+        thread.start()
+        if method == "initialize":
+            thread.join(HANG_SECONDS)  # later requests need the session id
+        return rid
+
+    def wait_for(self, rid):
+        self.threads[rid].join(HANG_SECONDS)
+        msg = self.answers.get(rid)
+        if msg is not None:
+            self.seen.append(msg)
+        return msg
+
+    def call(self, tool, arguments):
+        return self.wait_for(self.request("tools/call", {"name": tool, "arguments": arguments}))
+
+    def close(self):
+        for rid, thread in self.threads.items():
+            thread.join(HANG_SECONDS)
+            msg = self.answers.get(rid)
+            if msg is not None and msg not in self.seen:
+                self.seen.append(msg)
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=HANG_SECONDS)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.stderr.close()
+        return self.proc.returncode
+
+
 def result_text(response):
     result = response.get("result", {})
     return "\n".join(c.get("text", "") for c in result.get("content", []) if isinstance(c, dict))
@@ -136,6 +228,7 @@ def expect_alive(server, mode, after):
 
 def main():
     skillrt, build, mode = sys.argv[1], sys.argv[2], sys.argv[3]
+    transport = sys.argv[4] if len(sys.argv) > 4 else "stdio"
     fixtures = os.path.join(build, "tests", "fixtures", "behaviours")
     work = tempfile.mkdtemp(prefix="skillrt-mcp-faults-")
     config = os.path.join(work, "config.yaml")
@@ -155,7 +248,7 @@ def main():
     env_path = os.environ.pop("SKILLRT_PLUGIN_PATH", None)
     os.environ["SKILLRT_PLUGIN_PATH"] = ""
     stderr_path = os.path.join(work, "stderr.log")
-    server = Server(argv, stderr_path)
+    server = (Server if transport == "stdio" else HttpServer)(argv, stderr_path)
     if env_path is not None:
         os.environ["SKILLRT_PLUGIN_PATH"] = env_path
 
@@ -240,7 +333,7 @@ def main():
     expect_alive(server, mode, "cancel before its request")
 
     code = server.close()
-    check("server exits 0 on EOF", code == 0, f"exit code {code}")
+    check("server exits 0 on EOF (stdio) or SIGTERM (HTTP)", code == 0, f"exit code {code}")
     answered = [m for m in server.seen if "method" not in m and m.get("id") == cancelled_id]
     check(f"{mode} cancelled request gets no response", not answered, json.dumps(answered)[:300])
     answered = [m for m in server.seen if "method" not in m and m.get("id") == early_id]
@@ -248,11 +341,12 @@ def main():
           json.dumps(answered)[:300])
     ids = [m.get("id") for m in server.seen if "method" not in m]
     check("no request answered twice", len(ids) == len(set(ids)), ids)
-    check("stdout carries only JSON-RPC lines", not server.not_json, server.not_json[:3])
+    check("every answer is one JSON-RPC message", not server.not_json, server.not_json[:3])
     stderr_text = open(stderr_path, errors="replace").read()
-    check("plugin stdout went to stderr", "fixture noise on stdout" in stderr_text,
-          stderr_text[-500:])
-    print(f"{checks - len(failures)}/{checks} checks passed ({mode})")
+    if transport == "stdio":
+        check("plugin stdout went to stderr", "fixture noise on stdout" in stderr_text,
+              stderr_text[-500:])
+    print(f"{checks - len(failures)}/{checks} checks passed ({mode}, {transport})")
     if failures:
         print(stderr_text[-3000:])
     return 1 if failures else 0
