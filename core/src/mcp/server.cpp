@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "mcp/detail/catalog.hpp"
@@ -35,6 +37,9 @@ constexpr size_t kMaxCompletionValues = 100;
 constexpr size_t kMaxReportScan = 1000;
 // Cancellations remembered per session for requests not seen yet.
 constexpr size_t kMaxEarlyCancels = 1024;
+// tools/call's per-call deadline: "_meta": {"skillrt/timeoutMs": N}, at most a day.
+constexpr const char* kTimeoutMetaKey = "skillrt/timeoutMs";
+constexpr int64_t kMaxTimeoutMs = 24LL * 60 * 60 * 1000;
 
 int level_index(std::string_view level) {
   for (size_t i = 0; i < kLevels.size(); ++i) {
@@ -737,8 +742,24 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
     return;
   }
   json token;
+  std::optional<std::chrono::milliseconds> timeout;
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
     if (const auto t = meta->find("progressToken"); t != meta->end() && is_valid_id(*t)) token = *t;
+    // The per-call deadline, as `skillrt run --timeout` gives it on the command line; a _meta key
+    // because the arguments belong to the skill's own schema.
+    if (const auto t = meta->find(kTimeoutMetaKey); t != meta->end()) {
+      const bool whole = t->is_number_unsigned() || (t->is_number_integer() && *t > 0);
+      if (!whole || *t < 1 || *t > kMaxTimeoutMs) {
+        reply(error_message(id_text, kInvalidParams,
+                            std::string("Invalid params: _meta \"") + kTimeoutMetaKey +
+                                "\" of tool '" + name +
+                                "' must be a whole number of milliseconds from 1 to " +
+                                std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
+              true);
+        return;
+      }
+      timeout = std::chrono::milliseconds(t->get<int64_t>());
+    }
   }
   if (const FixtureTool* fixture = catalog.fixture_tool(name)) {
     run_fixture(*s, *fixture, id_text, token, reply);
@@ -758,6 +779,7 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
     return;
   }
   exec::CallOptions call_options;
+  call_options.timeout = timeout;
   call_options.cancel = exec::make_cancel_flag();
   call_options.release_caller = release;
   {

@@ -184,6 +184,44 @@ TEST_CASE("tools/call maps outcomes to results and errors") {
   }
 }
 
+TEST_CASE("_meta skillrt/timeoutMs sets one call's deadline") {
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+
+  SECTION("a short deadline stops a skill that has none of its own") {
+    const auto started = std::chrono::steady_clock::now();
+    auto r = client.request(call("a", "slow", {{"text", "x"}}, {{"skillrt/timeoutMs", 100}}));
+    const auto took = std::chrono::steady_clock::now() - started;
+    REQUIRE(r.contains("result"));
+    CHECK(r["result"]["isError"] == true);
+    CHECK(text_content(r["result"]).find("deadline") != std::string::npos);
+    // slow runs for 20 s unless stopped; the 100 ms deadline plus grace ends it long before.
+    CHECK(took < std::chrono::seconds(10));
+  }
+  SECTION("a longer deadline overrides the skill's own 50 ms") {
+    // sleepy stops as soon as its deadline cancels it: after about 50 ms by its own default,
+    // not before 400 ms when the call asks for that.
+    const auto started = std::chrono::steady_clock::now();
+    auto r = client.request(call("b", "sleepy", {{"text", "y"}}, {{"skillrt/timeoutMs", 400}}));
+    const auto took = std::chrono::steady_clock::now() - started;
+    CHECK(r["result"]["isError"] == true);
+    CHECK(text_content(r["result"]).find("deadline") != std::string::npos);
+    CHECK(took >= std::chrono::milliseconds(400));
+  }
+  SECTION("a value that is not a whole number of milliseconds is invalid params") {
+    for (const json& bad : {json(0), json(-5), json(1.5), json("100"), json(100000000000LL)}) {
+      auto r = client.request(call("c", "echo", {{"text", "z"}}, {{"skillrt/timeoutMs", bad}}));
+      INFO(bad.dump());
+      REQUIRE(r.contains("error"));
+      CHECK(r["error"]["code"] == -32602);
+      CHECK(r["error"]["message"].get<std::string>().find("skillrt/timeoutMs") !=
+            std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("tools/list pages with opaque cursors") {
   TestHost host(7);  // 8 own skills + 7 = 15 tools
   mcp::ServerOptions options;
