@@ -27,9 +27,15 @@ err=$(run fx-exit --input '{}' 2>&1 >/dev/null); rc=$?
 check "exit(3) exit" 8 "$rc"
 check_contains "exit code named" "exited with code 3 while running skill 'fx-exit'" "$err"
 
-err=$(run fx-alloc --input '{}' 2>&1 >/dev/null); rc=$?
-check_contains "allocation failure reported" "fx-alloc" "$err"
-check_contains "allocation failure says memory" "memory" "$err"
+if [[ -n "${SKILLRT_SANITIZED:-}" ]]; then
+  # The limit is RLIMIT_AS, which an AddressSanitizer build cannot run under (the host says so):
+  # without it fx-alloc would take the whole machine.
+  echo "SKIP allocation until failure: no worker memory limit in a sanitizer build"
+else
+  err=$(run fx-alloc --input '{}' 2>&1 >/dev/null); rc=$?
+  check_contains "allocation failure reported" "fx-alloc" "$err"
+  check_contains "allocation failure says memory" "memory" "$err"
+fi
 
 err=$(run fx-stuck --input '{"ms": 60000}' --timeout 100 2>&1 >/dev/null); rc=$?
 check "ignored deadline exit" 6 "$rc"

@@ -10,6 +10,7 @@
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 #include <spdlog/spdlog.h>
 
 #include "exec/detail/call.hpp"
@@ -17,6 +18,13 @@
 namespace skillrt::exec {
 
 namespace {
+
+// RLIMIT_AS is how a worker's memory is capped, and AddressSanitizer cannot start under it.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSpaceLimit = false;
+#else
+constexpr bool kAddressSpaceLimit = true;
+#endif
 
 using Clock = std::chrono::steady_clock;
 
@@ -107,7 +115,15 @@ bool WorkerClient::start(std::string& error) {
   argv.push_back(nullptr);
   rlimit limit{};
   limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(options_.memory_limit_mb) << 20;
-  const bool limit_memory = options_.memory_limit_mb > 0;
+  const bool limit_memory = kAddressSpaceLimit && options_.memory_limit_mb > 0;
+  if (!kAddressSpaceLimit && options_.memory_limit_mb > 0) {
+    static std::once_flag warned;
+    std::call_once(warned, [] {
+      spdlog::warn(
+          "worker memory limits are not enforced in this AddressSanitizer build: its shadow "
+          "memory needs more address space than any limit allows; use a normal build for them");
+    });
+  }
 
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -173,7 +189,8 @@ std::string WorkerClient::reap() {
       what = "was killed by signal " + std::to_string(sig) + " (SIG" +
              std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
       // Allocation failure under the address-space limit ends in abort (or the OOM killer).
-      if (options_.memory_limit_mb > 0 && (sig == SIGABRT || sig == SIGKILL)) {
+      const bool limited = kAddressSpaceLimit && options_.memory_limit_mb > 0;
+      if (limited && (sig == SIGABRT || sig == SIGKILL)) {
         what += ", perhaps the " + std::to_string(options_.memory_limit_mb) + " MB memory limit";
       }
       what += ")";
