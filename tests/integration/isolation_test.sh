@@ -49,6 +49,24 @@ check "stdout writes do not reach the result" '{  "wrote": true}' "$(printf '%s'
 out=$(run fx-throw --input '{}' 2>&1 >/dev/null)
 check_contains "throw contained" "unhandled exception: boom" "$out"
 
+# In-process, through the CLI: the faults that can be contained are; the crashes above (segfault,
+# abort, exit, allocation) are what isolation is for and are not run in the host.
+inproc() { "$bin" --isolation in-process --plugin-path "$fx" run "$@" --quiet; }
+err=$(inproc fx-throw --input '{}' 2>&1 >/dev/null); rc=$?
+check "in-process throw exit" 8 "$rc"
+check_contains "in-process throw names plugin and skill" \
+  "skill 'fx-throw' of plugin 'fx-behaviours' failed: unhandled exception: boom" "$err"
+err=$(inproc fx-stuck --input '{"ms": 3000}' --timeout 100 2>&1 >/dev/null); rc=$?
+check "in-process ignored deadline exit" 6 "$rc"
+check_contains "in-process deadline names plugin" "plugin 'fx-behaviours' missed its deadline" "$err"
+err=$(inproc fx-sleep --input '{"ms": 60000}' --timeout 100 2>&1 >/dev/null); rc=$?
+check "in-process polled deadline exit" 6 "$rc"
+out=$(inproc fx-big-output --input '{}' 2>/dev/null | wc -c)
+check "in-process 100 MB output passes" 1 "$(( out > 100000000 ))"
+out=$(inproc fx-stdout --input '{}' 2>/dev/null)
+check "in-process stdout writes do not reach the result" '{  "wrote": true}' \
+  "$(printf '%s' "$out" | tr -d '\n')"
+
 # In one host: a crash, then the same plugin again (the worker is restarted).
 out=$("$bin" --isolation process --plugin-path "$fx" run fx-call --quiet \
   --input '{"target": "fx-echo", "input": {"after": "crash"}}' 2>&1)

@@ -1,5 +1,6 @@
 #include "cli/cli.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -164,6 +165,32 @@ int cmd_plugins(Runtime& rt, const GlobalOptions& g) {
   return kExitOk;
 }
 
+// While a skill runs, fd 1 points at stderr, so that the result is all `run` prints on stdout
+// whatever an in-process plugin writes meanwhile (printf, std::cout, a child process).
+class StdoutAside {
+ public:
+  StdoutAside() {
+    std::cout.flush();
+    std::fflush(stdout);
+    saved_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+    if (saved_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  }
+  ~StdoutAside() { restore(); }
+  StdoutAside(const StdoutAside&) = delete;
+  StdoutAside& operator=(const StdoutAside&) = delete;
+  void restore() {
+    if (saved_ < 0) return;
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(saved_, STDOUT_FILENO);
+    ::close(saved_);
+    saved_ = -1;
+  }
+
+ private:
+  int saved_ = -1;
+};
+
 int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   auto input = read_input(o.input);
   if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
@@ -175,7 +202,9 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   std::signal(SIGINT, on_sigint);
   detail::ProgressPrinter progress(o.quiet, ::isatty(STDERR_FILENO) != 0);
   options.on_progress = [&progress](const exec::Progress& p) { progress.report(p); };
+  StdoutAside aside;
   exec::Outcome out = rt.executor().call(o.skill, *input, std::move(options));
+  aside.restore();
   progress.finish();
   if (!out.ok()) return fail_with(g, exit_code_for(out.code), out.code, out.message, out.violations);
   const std::string text = out.result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
