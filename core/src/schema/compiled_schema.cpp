@@ -52,10 +52,58 @@ struct CompiledSchema::Impl {
   std::once_flag built;
   std::string build_error;  // why the deferred build failed ("" when it did not)
 
-  // Builds the tree once; safe to call from any number of threads. False when it failed.
+  bool checked = true;  // false for a deferred schema until its first use
+
+  // Builds the tree once (checking first for a deferred schema); safe to call from any number of
+  // threads. False when it failed.
   bool ensure_built() {
-    std::call_once(built, [this] { build_error = build(); });
+    std::call_once(built, [this] {
+      if (!checked) {
+        if (auto remote = check(true); !remote) {
+          build_error = remote.error().message;
+          return;
+        }
+      }
+      build_error = build();
+    });
     return build_error.empty();
+  }
+
+  // What an author can get wrong: the meta-schema, patterns, references into the document and
+  // loops. Leaves the prepared copy behind for build(); returns how many references point at
+  // other documents.
+  Result<std::size_t> check(bool check_meta) {
+    if (check_meta) {
+      static const auto meta = compile_impl(draft07_meta_schema(), CompileOptions{}, false);
+      if (!meta) {
+        return fail(Code::kInternal,
+                    "the built-in draft-07 meta-schema does not compile: " + meta.error().message);
+      }
+      const auto violations = (*meta)->validate(source);
+      if (!violations.empty()) return fail(Code::kInvalidArgument, join_messages(violations));
+    }
+    auto prepared = detail::prepare_schema(source, index, "");
+    for (const auto& site : prepared.patterns) {
+      if (auto error = add_regex(site); !error.empty()) return fail(Code::kInvalidArgument, error);
+    }
+    if (!prepared.unresolved.empty()) {
+      const auto& site = prepared.unresolved.front();
+      return fail(Code::kInvalidArgument,
+                  site.pointer + ": reference " + Json(site.text).dump() +
+                      " points at nothing in this schema; point it at an existing subschema, "
+                      "for example one under /definitions");
+    }
+    if (!prepared.cycle.empty()) {
+      std::string steps;
+      for (const auto& node : prepared.cycle) steps += (steps.empty() ? "#" : " -> #") + node;
+      return fail(Code::kInvalidArgument,
+                  detail::display_pointer(prepared.cycle.front()) +
+                      ": the schema leads back to itself without looking inside the value (" +
+                      steps + "), so validation would never end; break the loop");
+    }
+    for_valijson = std::move(prepared.for_valijson);
+    base_uri = std::move(prepared.base_uri);
+    return prepared.remote_refs;
   }
 
   std::string build() {
@@ -197,49 +245,23 @@ Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile(
 
 Result<std::shared_ptr<const CompiledSchema>> CompiledSchema::compile_impl(
     const nlohmann::json& schema, const CompileOptions& options, bool check_meta) {
-  if (check_meta) {
-    static const auto meta = compile_impl(draft07_meta_schema(), CompileOptions{}, false);
-    if (!meta) {
-      return fail(Code::kInternal,
-                  "the built-in draft-07 meta-schema does not compile: " + meta.error().message);
-    }
-    const auto violations = (*meta)->validate(schema);
-    if (!violations.empty()) return fail(Code::kInvalidArgument, join_messages(violations));
-  }
-
   auto impl = std::make_unique<Impl>();
   impl->source = schema;
-  auto prepared = detail::prepare_schema(impl->source, impl->index, "");
-  for (const auto& site : prepared.patterns) {
-    if (auto error = impl->add_regex(site); !error.empty()) {
-      return fail(Code::kInvalidArgument, error);
-    }
-  }
-  if (!prepared.unresolved.empty()) {
-    const auto& site = prepared.unresolved.front();
-    return fail(Code::kInvalidArgument,
-                site.pointer + ": reference " + Json(site.text).dump() +
-                    " points at nothing in this schema; point it at an existing subschema, "
-                    "for example one under /definitions");
-  }
-
-  if (!prepared.cycle.empty()) {
-    std::string steps;
-    for (const auto& node : prepared.cycle) steps += (steps.empty() ? "#" : " -> #") + node;
-    return fail(Code::kInvalidArgument,
-                detail::display_pointer(prepared.cycle.front()) +
-                    ": the schema leads back to itself without looking inside the value (" + steps +
-                    "), so validation would never end; break the loop");
-  }
-
-  impl->for_valijson = std::move(prepared.for_valijson);
-  impl->base_uri = std::move(prepared.base_uri);
   impl->options = options;
+  auto remote_refs = impl->check(check_meta);
+  if (!remote_refs) return std::unexpected(remote_refs.error());
   // The meta-schema is used at once; other documents must be fetched while the caller can
   // still be told that one is missing.
-  if ((prepared.remote_refs > 0 || !check_meta) && !impl->ensure_built()) {
+  if ((*remote_refs > 0 || !check_meta) && !impl->ensure_built()) {
     return fail(Code::kInvalidArgument, impl->build_error);
   }
+  return std::shared_ptr<const CompiledSchema>(new CompiledSchema(std::move(impl)));
+}
+
+std::shared_ptr<const CompiledSchema> CompiledSchema::defer(nlohmann::json schema) {
+  auto impl = std::make_unique<Impl>();
+  impl->source = std::move(schema);
+  impl->checked = false;
   return std::shared_ptr<const CompiledSchema>(new CompiledSchema(std::move(impl)));
 }
 

@@ -40,6 +40,12 @@ class CompiledSchema {
   static Result<std::shared_ptr<const CompiledSchema>> compile(const nlohmann::json& schema,
                                                                const CompileOptions& options);
 
+  // Keeps the schema and leaves all of compile()'s work to its first use, for schemas already
+  // proven to compile at build time (a builtin plugin's: the test suite compiles every schema
+  // under schemas/). Should one not compile after all, every validation fails with a violation
+  // that says why.
+  static std::shared_ptr<const CompiledSchema> defer(nlohmann::json schema);
+
   // Every violation of the instance (empty when valid). Thread-safe: callable concurrently.
   std::vector<Violation> validate(const nlohmann::json& instance) const;
 

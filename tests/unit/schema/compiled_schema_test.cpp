@@ -187,3 +187,25 @@ TEST_CASE("every schema under schemas/ compiles", "[schema][compile]") {
   }
   CHECK(count >= 1);
 }
+
+TEST_CASE("a deferred schema is compiled on first use and reports its faults there", "[schema][compile]") {
+  const auto good = CompiledSchema::defer(json::parse(
+      R"({"type": "object", "required": ["op"],
+          "properties": {"op": {"type": "string", "pattern": "^[a-z_]+$"}}})"));
+  CHECK(good->source().at("required") == json::array({"op"}));
+  CHECK(good->validate(json{{"op", "add"}}).empty());
+  CHECK_FALSE(good->is_valid(json{{"op", "Add"}}));
+  const auto violations = good->validate(json::object());
+  REQUIRE(violations.size() == 1);
+  CHECK(violations[0].keyword == "required");
+
+  // The same fault compile() reports at once comes back from every validation instead.
+  const json broken = json::parse(R"({"properties": {"n": {"type": "integr"}}})");
+  const std::string at_compile = compile_error(broken);
+  const auto deferred = CompiledSchema::defer(broken);
+  CHECK_FALSE(deferred->is_valid(json{{"n", 1}}));
+  const auto reported = deferred->validate(json{{"n", 1}});
+  REQUIRE(reported.size() == 1);
+  CHECK(reported[0].message.find(at_compile) != std::string::npos);
+  CHECK(reported[0].message.find("cannot be used") != std::string::npos);
+}
