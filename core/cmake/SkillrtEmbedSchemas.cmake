@@ -31,8 +31,9 @@ string(APPEND body [=[
 #include <string_view>
 namespace skillrt_embedded {
 /* The schema text for `key` ("<skill>.input" or "<skill>.output"); empty when not embedded, which
- * the host then rejects at load with the skill's name. */
-inline std::string_view schema(std::string_view key) {
+ * the host then rejects at load with the skill's name. Internal linkage like the table it reads:
+ * several libraries of one program may each embed their own. */
+static inline std::string_view schema(std::string_view key) {
   for (size_t i = 0; i < skillrt_embedded_schema_count; ++i) {
     if (key == skillrt_embedded_schemas[i].key) {
       return std::string_view(skillrt_embedded_schemas[i].text, skillrt_embedded_schemas[i].len);

@@ -2,11 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <skillrt_embedded_schemas.h>
 #include <charconv>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
-#include <skillrt_embedded_schemas.h>
 #include <sstream>
 
 #include "schema/compiled_schema.hpp"
@@ -21,20 +21,6 @@ namespace fs = std::filesystem;
 // JSON Pointer of each converted node -> its 1-based line, so a schema violation can point at
 // the line to edit rather than at a pointer the user has to trace by hand.
 using LineMap = std::map<std::string, int>;
-
-std::string escape_pointer_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 // YAML 1.2 core-schema typing for plain scalars; quoted scalars are always strings.
 Json scalar_to_json(const YAML::Node& node) {
@@ -86,12 +72,11 @@ Result<Json> to_json(const YAML::Node& node, const std::string& pointer, LineMap
         }
         const std::string key = entry.first.Scalar();
         if (out.contains(key)) {
-          return fail(Code::kInvalidArgument, "line " +
-                                                  std::to_string(entry.first.Mark().line + 1) +
-                                                  ": key '" + key +
-                                                  "' appears twice; keep one of them");
+          return fail(Code::kInvalidArgument,
+                      "line " + std::to_string(entry.first.Mark().line + 1) + ": key '" + key +
+                          "' appears twice; keep one of them");
         }
-        auto value = to_json(entry.second, pointer + "/" + escape_pointer_token(key), lines);
+        auto value = to_json(entry.second, (Json::json_pointer(pointer) / key).to_string(), lines);
         if (!value) return value;
         out[key] = std::move(*value);
       }
@@ -137,17 +122,7 @@ std::vector<std::string> path_list(const Json& value, const fs::path& base) {
 }  // namespace
 
 const nlohmann::json& host_config_schema() {
-  // The lookup walks this TU's own table: the generated inline helper has one definition per
-  // embedding TU, and the linker would keep only one of them.
-  static const Json schema = [] {
-    for (size_t i = 0; i < skillrt_embedded_schema_count; ++i) {
-      if (std::string_view(skillrt_embedded_schemas[i].key) == "config.schema") {
-        return Json::parse(std::string_view(skillrt_embedded_schemas[i].text,
-                                            skillrt_embedded_schemas[i].len));
-      }
-    }
-    return Json::object();
-  }();
+  static const Json schema = Json::parse(skillrt_embedded::schema("config.schema"));
   return schema;
 }
 
@@ -196,8 +171,8 @@ Result<HostConfig> load_host_config(const fs::path& file) {
 
   static const auto compiled = schema::CompiledSchema::compile(host_config_schema());
   if (!compiled) {
-    return fail(Code::kInternal, "the host config schema does not compile: " +
-                                     compiled.error().message);
+    return fail(Code::kInternal,
+                "the host config schema does not compile: " + compiled.error().message);
   }
   if (auto violations = (*compiled)->validate(doc); !violations.empty()) {
     std::string message = where + " is not a valid skillrt configuration:";

@@ -1,7 +1,7 @@
 #include "exec/builtin_skills.hpp"
 
+#include <skillrt_embedded_schemas.h>
 #include "exec/detail/call.hpp"
-#include "find_skill_schemas.h"
 
 namespace skillrt::exec {
 
@@ -23,28 +23,28 @@ int32_t find_skill(void*, skillrt_call* call, skillrt_str input) {
     if (candidates.size() >= top_k) break;
     candidates.push_back(c);
   }
-  call->result = nlohmann::json{{"text", text}, {"none", candidates.empty()},
-                                {"candidates", candidates}}
-                     .dump();
+  call->result =
+      nlohmann::json{{"text", text}, {"none", candidates.empty()}, {"candidates", candidates}}
+          .dump();
   call->has_result = true;
   return SKILLRT_OK;
 }
 
-Result<std::shared_ptr<const schema::CompiledSchema>> compile_embedded(const char* key) {
-  for (size_t i = 0; i < skillrt_embedded_schema_count; ++i) {
-    if (std::string_view(skillrt_embedded_schemas[i].key) != key) continue;
-    const auto& e = skillrt_embedded_schemas[i];
-    return schema::CompiledSchema::compile(nlohmann::json::parse(e.text, e.text + e.len));
-  }
-  return fail(Code::kInternal, std::string("builtin schema ") + key + " is not embedded");
+// Like a builtin plugin's, these are files under schemas/ that the test suite compiles at build
+// time, so the compile waits for the first call.
+Result<std::shared_ptr<const schema::CompiledSchema>> embedded_schema(const char* key) {
+  const std::string_view text = skillrt_embedded::schema(key);
+  if (text.empty())
+    return fail(Code::kInternal, std::string("builtin schema ") + key + " is not embedded");
+  return schema::CompiledSchema::defer(nlohmann::json::parse(text));
 }
 
 }  // namespace
 
 Result<void> register_builtin_skills(Registry& registry) {
-  auto input = compile_embedded("find-skill.input");
+  auto input = embedded_schema("find-skill.input");
   if (!input) return fail(Code::kInternal, "find-skill input schema: " + input.error().message);
-  auto output = compile_embedded("find-skill.output");
+  auto output = embedded_schema("find-skill.output");
   if (!output) return fail(Code::kInternal, "find-skill output schema: " + output.error().message);
   auto skill = std::make_shared<Skill>();
   skill->name = "find-skill";
