@@ -139,16 +139,17 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlo
     const int32_t code = call.error_code != SKILLRT_OK ? call.error_code : rc;
     out.code = code_from_int(code);
     if (out.code == Code::kOk) out.code = Code::kUnknown;
-    out.message = "skill '" + skill->name + "' failed: " +
-                  (call.error_message.empty() ? code_name(out.code) + " with no message"
-                                              : call.error_message);
     // A fault (not an error the skill chose to report) names its plugin, unless the worker's
     // message already does.
     const bool fault = out.code == Code::kInternal || out.code == Code::kResourceExhausted ||
                        out.code == Code::kUnknown;
-    if (fault && call.error_message.find("plugin '" + skill->plugin + "'") == std::string::npos) {
-      out.message.insert(skill->name.size() + 8, " of plugin '" + skill->plugin + "'");
-    }
+    const bool named =
+        call.error_message.find("plugin '" + skill->plugin + "'") != std::string::npos;
+    out.message = "skill '" + skill->name + "'" +
+                  (fault && !named ? " of plugin '" + skill->plugin + "'" : std::string()) +
+                  " failed: " +
+                  (call.error_message.empty() ? code_name(out.code) + " with no message"
+                                              : call.error_message);
     return out;
   }
   if (!call.has_result) {
@@ -239,9 +240,8 @@ Outcome Executor::call(std::string_view skill, const nlohmann::json& input, Call
   return future.get();
 }
 
-namespace {
 // Shared between the worker, the deadline timers and the caller: whoever finishes first wins.
-struct AsyncState {
+struct Executor::AsyncState {
   std::mutex mutex;
   bool completed = false;
   std::function<void(Outcome)> done;
@@ -264,7 +264,6 @@ struct AsyncState {
     fn(std::move(out));
   }
 };
-}  // namespace
 
 bool Executor::may_run_here(std::string_view name, const CallOptions& options) const {
   if (!options.release_caller || impl_->options.inline_budget.count() <= 0) return false;
@@ -300,9 +299,8 @@ void Executor::call_async(std::string name, nlohmann::json input, CallOptions op
   });
 }
 
-void Executor::run_async(const std::shared_ptr<void>& state_ptr, const std::string& name,
+void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
                          const nlohmann::json& input, const CallOptions& options, bool here) {
-  auto state = std::static_pointer_cast<AsyncState>(state_ptr);
   std::shared_ptr<const Skill> skill;
   if (auto early = prepare(name, input, options, skill)) {
     state->complete(std::move(*early));

@@ -44,9 +44,9 @@ struct CallOptions {
   std::optional<std::chrono::steady_clock::time_point> deadline;
   // Set by a caller that can lend its thread (the stdio reader): call_async may then run the
   // call on the calling thread, saving the hop to the pool, when the skill is in-process, not
-  // serial, and has been quick so far. If the call overruns Options::inline_budget, this is called once, from
-  // another thread and before `done`, so the caller can get on with other work elsewhere; the
-  // skill then runs on the pool until it is quick again.
+  // serial, and has been quick so far. If the call overruns Options::inline_budget, this is
+  // called once, from another thread and before `done`, so the caller can get on with other
+  // work elsewhere; the skill then runs on the pool until it is quick again.
   std::function<void()> release_caller;
 };
 
@@ -107,8 +107,9 @@ class Executor {
   struct Impl;
 
  private:
+  struct AsyncState;
   bool may_run_here(std::string_view name, const CallOptions& options) const;
-  void run_async(const std::shared_ptr<void>& state, const std::string& name,
+  void run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
                  const nlohmann::json& input, const CallOptions& options, bool here);
   std::optional<Outcome> prepare(std::string_view name, const nlohmann::json& input,
                                  const CallOptions& options,

@@ -156,8 +156,8 @@ struct Server::Impl {
   void build_tools();
   void dispatch(const std::shared_ptr<Session>& s, const json& msg, const Reply& reply,
                 const Release& release);
-  void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply,
-                      const Release& release);
+  // A batch's calls always run on the pool: it is answered as one message.
+  void dispatch_batch(const std::shared_ptr<Session>& s, const json& batch, const Reply& reply);
   void request(const std::shared_ptr<Session>& s, const std::string& id_text,
                const std::string& method, const json& params, const Reply& reply,
                const Release& release);
@@ -373,7 +373,7 @@ void Server::handle(const std::shared_ptr<Session>& session, std::string_view te
       return;
     }
     if (msg.is_array()) {
-      impl_->dispatch_batch(session, msg, reply, release);
+      impl_->dispatch_batch(session, msg, reply);
       return;
     }
     impl_->dispatch(session, msg, reply, release);
@@ -384,7 +384,7 @@ void Server::handle(const std::shared_ptr<Session>& session, std::string_view te
 }
 
 void Server::Impl::dispatch_batch(const std::shared_ptr<Session>& s, const json& batch,
-                                  const Reply& reply, const Release& /*release*/) {
+                                  const Reply& reply) {
   std::string version;
   {
     std::lock_guard lock(s->mutex);
