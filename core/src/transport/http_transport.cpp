@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -14,6 +15,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <cctype>
+#include <chrono>
 #include <deque>
 #include <iostream>
 #include <map>
@@ -136,13 +138,45 @@ struct HttpServer::Impl {
   std::vector<std::weak_ptr<mcp::Session>> opened;  // every MCP session, for shutdown
 
   // A quick call runs on the I/O thread that read its request (mcp::Release); when one turns
-  // out slow, another thread joins the I/O loop so other connections are not held up.
-  std::mutex released_mutex;
-  std::vector<std::thread> released;
+  // out slow, a spare thread joins the I/O loop so other connections are not held up, and
+  // leaves again once that call is over. Spares that left are joined when the next one starts,
+  // so a long-lived server keeps only as many as there are slow calls at once.
+  struct Spare {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> left;
+  };
+  std::mutex spare_mutex;
+  std::vector<Spare> spares;
+  size_t spares_to_leave = 0;
   bool io_done = false;  // the loop has stopped: nothing more to join
-  void add_io_thread() {
-    std::lock_guard lock(released_mutex);
-    if (!io_done) released.emplace_back([this] { ioc.run(); });
+
+  void add_spare() {
+    std::lock_guard lock(spare_mutex);
+    if (io_done) return;
+    std::erase_if(spares, [](Spare& spare) {
+      if (!spare.left->load()) return false;
+      spare.thread.join();
+      return true;
+    });
+    auto left = std::make_shared<std::atomic<bool>>(false);
+    spares.push_back({std::thread([this, left] { run_spare(); left->store(true); }), left});
+  }
+
+  // The slow call that summoned a spare is over: one spare may go.
+  void release_spare() {
+    std::lock_guard lock(spare_mutex);
+    ++spares_to_leave;
+  }
+
+  void run_spare() {
+    while (!ioc.stopped()) {
+      ioc.run_one_for(std::chrono::milliseconds(50));
+      std::lock_guard lock(spare_mutex);
+      if (spares_to_leave > 0) {
+        --spares_to_leave;
+        return;
+      }
+    }
   }
 
   std::shared_ptr<HttpSession> find_session(const std::string& id) {
@@ -345,8 +379,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
                    self->on_reply(std::move(message), last);
                  });
     };
-    impl_->server.handle(session->mcp, request_.body(), reply,
-                         [impl = impl_] { impl->add_io_thread(); });
+    // Set from the executor's watcher before the call ends, so final once handle() returns.
+    auto summoned = std::make_shared<std::atomic<bool>>(false);
+    impl_->server.handle(session->mcp, request_.body(), reply, [impl = impl_, summoned] {
+      summoned->store(true);
+      impl->add_spare();
+    });
+    if (summoned->load()) impl_->release_spare();
   }
 
   void on_reply(std::string message, bool last) {
@@ -627,13 +666,13 @@ void HttpServer::run() {
   }
   impl_->ioc.run();
   for (auto& t : extra) t.join();
-  std::vector<std::thread> released;
+  std::vector<Impl::Spare> spares;
   {
-    std::lock_guard lock(impl_->released_mutex);
+    std::lock_guard lock(impl_->spare_mutex);
     impl_->io_done = true;
-    released = std::move(impl_->released);
+    spares = std::move(impl_->spares);
   }
-  for (auto& t : released) t.join();
+  for (auto& spare : spares) spare.thread.join();
 }
 
 void HttpServer::stop() { impl_->ioc.stop(); }

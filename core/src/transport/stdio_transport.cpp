@@ -5,7 +5,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <csignal>
@@ -119,13 +121,13 @@ class LineReader {
   // Reads until the input ends; returns once every thread that read has stopped.
   void run() {
     read_loop(0);
-    std::vector<std::thread> threads;
+    std::vector<Reader> threads;
     {
       std::unique_lock lock(mutex_);
       ended_.wait(lock, [this] { return finished_; });
       threads = std::move(threads_);
     }
-    for (auto& thread : threads) thread.join();
+    for (auto& reader : threads) reader.thread.join();
   }
 
  private:
@@ -163,7 +165,18 @@ class LineReader {
     // Answers gathered so far must not wait for the slow call.
     writer_->uncork();
     ++generation_;
-    threads_.emplace_back([this, next = generation_] { read_loop(next); });
+    // Readers whose call is over are joined here, so a long session keeps only live ones.
+    std::erase_if(threads_, [](Reader& reader) {
+      if (!reader.done->load()) return false;
+      reader.thread.join();
+      return true;
+    });
+    auto done = std::make_shared<std::atomic<bool>>(false);
+    threads_.push_back({std::thread([this, next = generation_, done] {
+                          read_loop(next);
+                          done->store(true);
+                        }),
+                        done});
   }
 
   bool still_reading(uint64_t generation) {
@@ -242,11 +255,15 @@ class LineReader {
   size_t scan_ = 0;          // where the search for its newline resumes
   bool discarding_ = false;  // inside a line that went over the limit
 
+  struct Reader {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
   std::mutex mutex_;
   std::condition_variable ended_;
   uint64_t generation_ = 0;  // of the thread that reads now
   bool finished_ = false;
-  std::vector<std::thread> threads_;
+  std::vector<Reader> threads_;
 };
 
 }  // namespace

@@ -223,7 +223,7 @@ TEST_CASE("_meta skillrt/timeoutMs sets one call's deadline") {
 }
 
 TEST_CASE("tools/list pages with opaque cursors") {
-  TestHost host(7);  // 8 own skills + 7 = 15 tools
+  TestHost host(6);  // 9 own skills + 6 = 15 tools
   mcp::ServerOptions options;
   options.page_size = 4;
   mcp::Server server(*host.executor, options);

@@ -57,6 +57,18 @@ inline int32_t slow_invoke(void*, skillrt_call* call, skillrt_str) {
   return write_json(call, {{"text", "stopped"}});
 }
 
+// Sleeps as many milliseconds as its text says (stopping early when cancelled): quick or slow
+// from one call to the next.
+inline int32_t nap_invoke(void*, skillrt_call* call, skillrt_str input) {
+  const json in = json::parse(text_of(input));
+  const auto stop = std::chrono::steady_clock::now() +
+                    std::chrono::milliseconds(std::stoi(in.at("text").get<std::string>()));
+  while (exec::host_api()->is_cancelled(call) == 0 && std::chrono::steady_clock::now() < stop) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return write_json(call, {{"text", "rested"}});
+}
+
 inline int32_t fail_invoke(void*, skillrt_call* call, skillrt_str) {
   const std::string message = "the fixture repository has no commits: run `git commit` first";
   exec::host_api()->set_error(call, SKILLRT_FAILED_PRECONDITION, str_of(message));
@@ -114,6 +126,7 @@ struct TestHost {
     add(make_skill("progress", progress_invoke, SKILLRT_SKILL_READ_ONLY));
     add(make_skill("slow", slow_invoke));
     add(make_skill("sleepy", slow_invoke, 0, 50));
+    add(make_skill("nap", nap_invoke));
     add(make_skill("fail", fail_invoke, SKILLRT_SKILL_DESTRUCTIVE));
     add(make_skill("bad-output", bad_output_invoke));
     add(make_skill("report", report_invoke, SKILLRT_SKILL_OPEN_WORLD));

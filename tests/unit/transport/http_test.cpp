@@ -7,6 +7,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
@@ -311,4 +312,35 @@ TEST_CASE("HTTP: a slow call does not hold up other connections on the one I/O t
   slow.join();
   CHECK(refused == 0);
   CHECK(slow_status == 202);  // cancelled: no JSON-RPC answer, so the call did not run its 20 s
+}
+
+namespace {
+size_t thread_count() {
+  size_t n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+    ++n;
+  }
+  return n;
+}
+}  // namespace
+
+TEST_CASE("HTTP: spare I/O threads leave once the slow calls that summoned them are over") {
+  Fixture f;
+  HttpClient a(f.port);
+  const std::string session = f.open(a);
+  const std::map<std::string, std::string> headers = {{"Mcp-Session-Id", session},
+                                                      {"MCP-Protocol-Version", "2025-11-25"}};
+  // `nap` alternates: a quick run on the pool makes it eligible for the I/O thread again, and a
+  // 30 ms run there overruns the budget and summons a spare. Twelve rounds would leave twelve
+  // spares if none ever left.
+  const size_t before = thread_count();
+  for (int round = 0; round < 12; ++round) {
+    const auto slow = a.post(call("s" + std::to_string(round), "nap", {{"text", "30"}}), headers);
+    CHECK(slow.status == 200);
+    const auto quick = a.post(call("q" + std::to_string(round), "nap", {{"text", "0"}}), headers);
+    CHECK(quick.status == 200);
+  }
+  // A spare notices that it may leave within one 50 ms poll.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  CHECK(thread_count() <= before + 2);
 }
