@@ -346,7 +346,8 @@ std::vector<std::vector<std::string>> tokenize_groups(std::string_view text, boo
       out.push_back(std::move(group));
       // The last three digits of a torch_npu code name the kind of error ("100" an ACL call
       // failed) independently of the submodule, so they are a word of their own: a section
-      // that explains both parts answers "what is ERR01100" better than one naming ERR01xxx.
+      // that explains both the submodule (01) and the kind (100) answers "what is ERR01100"
+      // better than one that only lists the submodule prefixes.
       if (word.size() == 8 && word.compare(0, 3, "err") == 0 &&
           std::all_of(word.begin() + 3, word.end(),
                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })) {

@@ -26,6 +26,10 @@ constexpr bool kAddressSpaceLimit = false;
 constexpr bool kAddressSpaceLimit = true;
 #endif
 
+bool memory_limited(const WorkerOptions& options) {
+  return kAddressSpaceLimit && options.memory_limit_mb > 0;
+}
+
 using Clock = std::chrono::steady_clock;
 
 enum class ReadStatus { kLine, kTimeout, kEof, kTooLong };
@@ -115,7 +119,7 @@ bool WorkerClient::start(std::string& error) {
   argv.push_back(nullptr);
   rlimit limit{};
   limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(options_.memory_limit_mb) << 20;
-  const bool limit_memory = kAddressSpaceLimit && options_.memory_limit_mb > 0;
+  const bool limit_memory = memory_limited(options_);
   if (!kAddressSpaceLimit && options_.memory_limit_mb > 0) {
     static std::once_flag warned;
     std::call_once(warned, [] {
@@ -189,8 +193,7 @@ std::string WorkerClient::reap() {
       what = "was killed by signal " + std::to_string(sig) + " (SIG" +
              std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
       // Allocation failure under the address-space limit ends in abort (or the OOM killer).
-      const bool limited = kAddressSpaceLimit && options_.memory_limit_mb > 0;
-      if (limited && (sig == SIGABRT || sig == SIGKILL)) {
+      if (memory_limited(options_) && (sig == SIGABRT || sig == SIGKILL)) {
         what += ", perhaps the " + std::to_string(options_.memory_limit_mb) + " MB memory limit";
       }
       what += ")";
