@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "exec/executor.hpp"
-#include "plugin/loader.hpp"
+#include "fixture_host.hpp"
 
 using skillrt::Code;
 using skillrt::exec::CallOptions;
@@ -17,15 +17,7 @@ using Json = nlohmann::json;
 
 namespace {
 
-struct Host {
-  skillrt::Registry registry;
-  skillrt::plugin::Loader loader{registry, skillrt::exec::host_api()};
-  Executor executor;
-  explicit Host(Executor::Options o) : executor(registry, o) {
-    loader.load_directory(SKILLRT_BINARY_DIR "/tests/fixtures/behaviours", false);
-    REQUIRE(loader.errors().empty());
-  }
-};
+using Host = skillrt::testing::FixtureHost;
 
 Executor::Options options() {
   Executor::Options o;
