@@ -1,6 +1,5 @@
 #include "cli/cli.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <spdlog/spdlog.h>
@@ -23,6 +22,7 @@
 #include "transport/http_transport.hpp"
 #include "transport/stdio_transport.hpp"
 #include "common/json_text.hpp"
+#include "common/stdout_aside.hpp"
 #include "common/logging.hpp"
 
 namespace skillrt::cli {
@@ -165,32 +165,6 @@ int cmd_plugins(Runtime& rt, const GlobalOptions& g) {
   return kExitOk;
 }
 
-// While a skill runs, fd 1 points at stderr, so that the result is all `run` prints on stdout
-// whatever an in-process plugin writes meanwhile (printf, std::cout, a child process).
-class StdoutAside {
- public:
-  StdoutAside() {
-    std::cout.flush();
-    std::fflush(stdout);
-    saved_ = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-    if (saved_ >= 0) ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  }
-  ~StdoutAside() { restore(); }
-  StdoutAside(const StdoutAside&) = delete;
-  StdoutAside& operator=(const StdoutAside&) = delete;
-  void restore() {
-    if (saved_ < 0) return;
-    std::cout.flush();
-    std::fflush(stdout);
-    ::dup2(saved_, STDOUT_FILENO);
-    ::close(saved_);
-    saved_ = -1;
-  }
-
- private:
-  int saved_ = -1;
-};
-
 int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   auto input = read_input(o.input);
   if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
@@ -202,9 +176,12 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   std::signal(SIGINT, on_sigint);
   detail::ProgressPrinter progress(o.quiet, ::isatty(STDERR_FILENO) != 0);
   options.on_progress = [&progress](const exec::Progress& p) { progress.report(p); };
-  StdoutAside aside;
+  // While the skill runs, fd 1 points at stderr: the result is all `run` prints on stdout,
+  // whatever an in-process plugin writes meanwhile.
+  auto aside = StdoutAside::divert();
+  if (!aside) return fail_with(g, kExitError, aside.error().code, aside.error().message);
   exec::Outcome out = rt.executor().call(o.skill, *input, std::move(options));
-  aside.restore();
+  aside->restore();
   progress.finish();
   if (!out.ok()) return fail_with(g, exit_code_for(out.code), out.code, out.message, out.violations);
   const std::string text = out.result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -1,6 +1,6 @@
 #include "cli/worker.hpp"
 
-#include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/stdout_aside.hpp"
 #include "exec/detail/call.hpp"
 #include "exec/executor.hpp"
 #include "plugin/loader.hpp"
@@ -20,11 +21,7 @@ namespace {
 // stderr, so whatever the plugin prints cannot corrupt the stream.
 class Channel {
  public:
-  Channel() {
-    fd_ = ::dup(STDOUT_FILENO);
-    ::fcntl(fd_, F_SETFD, FD_CLOEXEC);
-    ::dup2(STDERR_FILENO, STDOUT_FILENO);
-  }
+  explicit Channel(StdoutAside aside) : aside_(std::move(aside)), fd_(aside_.fd()) {}
   void send(const std::string& line) {
     std::lock_guard lock(mutex_);
     std::string data = line + "\n";
@@ -37,7 +34,8 @@ class Channel {
   }
 
  private:
-  int fd_ = -1;
+  StdoutAside aside_;
+  int fd_;
   std::mutex mutex_;
 };
 
@@ -79,7 +77,13 @@ void serve_call(Channel& channel, const exec::Executor& executor, uint64_t id,
 }  // namespace
 
 void run_worker(const std::string& plugin_file, const std::string& config_json) {
-  Channel channel;
+  auto aside = StdoutAside::divert();
+  if (!aside) {
+    // Nothing can reach the host without the channel; it reports the worker's exit.
+    spdlog::error("worker: {}", aside.error().message);
+    ::_exit(1);
+  }
+  Channel channel(std::move(*aside));
   Registry registry;
   plugin::LoaderOptions options;
   options.log_errors = false;

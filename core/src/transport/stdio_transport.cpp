@@ -1,6 +1,5 @@
 #include "transport/stdio_transport.hpp"
 
-#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -19,6 +18,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "common/stdout_aside.hpp"
 
 namespace skillrt::transport {
 
@@ -283,21 +284,14 @@ int serve_stdio_fds(mcp::Server& server, int in_fd, int out_fd, const StdioOptio
 int run_stdio(mcp::Server& server, const StdioOptions& options) {
   // A client that exits early must not kill us with SIGPIPE mid-write.
   std::signal(SIGPIPE, SIG_IGN);
-  const int protocol_fd = ::fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-  if (protocol_fd < 0) {
-    spdlog::error("stdio: cannot duplicate stdout: {}", std::strerror(errno));
+  // From here on whatever writes to fd 1 (plugins, child processes) lands on stderr; the
+  // protocol has the original stdout to itself.
+  auto aside = StdoutAside::divert();
+  if (!aside) {
+    spdlog::error("stdio: {}", aside.error().message);
     return 1;
   }
-  // From here on whatever writes to fd 1 (plugins, child processes) lands on stderr.
-  if (::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-    spdlog::error("stdio: cannot point stdout at stderr: {}", std::strerror(errno));
-    return 1;
-  }
-  // Whatever sat in the stdout buffer was not protocol: it goes to stderr too.
-  std::fflush(stdout);
-  const int code = serve_stdio_fds(server, STDIN_FILENO, protocol_fd, options);
-  ::close(protocol_fd);
-  return code;
+  return serve_stdio_fds(server, STDIN_FILENO, aside->fd(), options);
 }
 
 }  // namespace skillrt::transport
