@@ -764,6 +764,15 @@ json answer_question(std::string_view question, const Bm25Index& index, const Qa
   return result;
 }
 
+// The built-in base alone is parsed and indexed once per process (search is const and safe from
+// any thread); a call that adds its own docs gets an index of its own.
+namespace {
+const Bm25Index& builtin_index() {
+  static const Bm25Index index(load_knowledge({}, true));
+  return index;
+}
+}  // namespace
+
 json run_qa(const json& input) {
   const std::string question = input.at("question").get<std::string>();
   if (tokenize(question).empty()) {
@@ -776,6 +785,7 @@ json run_qa(const json& input) {
   QaOptions o;
   if (input.contains("top_k")) o.top_k = input["top_k"].get<size_t>();
   if (input.contains("min_coverage")) o.min_coverage = input["min_coverage"].get<double>();
+  if (docs.empty() && builtin) return answer_question(question, builtin_index(), o);
   std::vector<Section> sections;
   try {
     sections = load_knowledge(docs, builtin);
