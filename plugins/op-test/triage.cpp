@@ -271,8 +271,10 @@ Json run_triage(const Json& input) {
     ss << f.rdbuf();
     rules = load_rules(ss.str(), path);
   }
-  for (Rule& r : load_rules(builtin_triage_rules(), "data/triage_rules.yaml"))
-    rules.push_back(std::move(r));
+  // The built-in rules are parsed once per process; copies share their compiled patterns.
+  static const std::vector<Rule> kBuiltin =
+      load_rules(builtin_triage_rules(), "data/triage_rules.yaml");
+  rules.insert(rules.end(), kBuiltin.begin(), kBuiltin.end());
 
   const std::vector<Line> lines = split_lines(text);
   const std::string format = detect_format(lines);
