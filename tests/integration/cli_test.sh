@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
 # The skillrt CLI end to end: results on stdout, errors as one line (or JSON), exit codes.
 set -u
-bin=$1
-build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
-fx="$build/tests/fixtures/behaviours"
-export SKILLRT_PLUGIN_PATH=""
+binary_test_args "$@"
 
 out=$("$bin" run hello --input '{"name":"Ada"}' 2>/dev/null); rc=$?
 check "run hello exit" 0 "$rc"

@@ -2,12 +2,9 @@
 # The host config file: precedence against the command line, per-plugin isolation and settings,
 # per-skill deadlines, and an error that names the file and line for every kind of mistake.
 set -u
-bin=$1
-build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
-fx="$build/tests/fixtures/behaviours"
-export SKILLRT_PLUGIN_PATH=""
+binary_test_args "$@"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # No user config leaks in: the default file is looked up under this HOME.

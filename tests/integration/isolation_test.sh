@@ -2,12 +2,9 @@
 # Process isolation: every fault of a plugin running in a worker reaches the caller as an error
 # naming the plugin, the skill and what happened, and the next call to the same plugin works.
 set -u
-bin=$1
-build=$2
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
-fx="$build/tests/fixtures/behaviours"
-export SKILLRT_PLUGIN_PATH=""
+binary_test_args "$@"
 
 # One host process, so "the next call" really reuses (or restarts) the same worker: ask through
 # `ask`-free runs chained by the executor is not possible from the CLI, so each case checks the

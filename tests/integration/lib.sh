@@ -19,3 +19,13 @@ finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [[ $failures -eq 0 ]]
 }
+
+# The tests of the built binary take it and the build directory as their arguments:
+#   source lib.sh; binary_test_args "$@"
+# sets bin, build and fx (the fault fixtures plugin) and keeps the user's plugin path out.
+binary_test_args() {
+  bin=$1
+  build=$2
+  fx="$build/tests/fixtures/behaviours"
+  export SKILLRT_PLUGIN_PATH=""
+}
