@@ -17,6 +17,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <thread>
 #include <unordered_map>
@@ -126,6 +127,18 @@ struct Run {
   std::vector<std::string> server;
 
   std::atomic<long> next{0};
+  // The next call to make, marked as sent; nullopt once every call has been claimed.
+  struct Claim {
+    long id;
+    Kind kind;
+  };
+  std::optional<Claim> claim() {
+    const long index = next.fetch_add(1);
+    if (index >= calls) return std::nullopt;
+    std::lock_guard lock(mutex);
+    sent[static_cast<size_t>(index)] = 1;
+    return Claim{index + 1, kind_of(index)};
+  }
   std::atomic<long> done{0};
   std::atomic<long> rss_first{0};  // KiB after the first 1,000 calls
 
@@ -273,15 +286,9 @@ long run_stdio(Run& run, const skillrt_load::Child& child) {
   std::vector<std::thread> clients;
   for (int c = 0; c < run.clients; ++c) {
     clients.emplace_back([&] {
-      for (;;) {
-        const long index = run.next.fetch_add(1);
-        if (index >= run.calls) return;
-        const long id = index + 1;
-        const Kind kind = kind_of(index);
-        {
-          std::lock_guard lock(run.mutex);
-          run.sent[static_cast<size_t>(index)] = 1;
-        }
+      while (const auto claim = run.claim()) {
+        const long id = claim->id;
+        const Kind kind = claim->kind;
         const auto sent_at = std::chrono::steady_clock::now();
         send(call_body(id, kind));
         if (cancelled(kind)) {
@@ -339,15 +346,9 @@ void run_http_client(Run& run, int port, pid_t pid) {
   const std::string session = init->session;
   auto ready = calls.post(kInitialized, session);
   if (!ready || ready->status != 202) run.problem("notifications/initialized not accepted");
-  for (;;) {
-    const long index = run.next.fetch_add(1);
-    if (index >= run.calls) return;
-    const long id = index + 1;
-    const Kind kind = kind_of(index);
-    {
-      std::lock_guard lock(run.mutex);
-      run.sent[static_cast<size_t>(index)] = 1;
-    }
+  while (const auto claim = run.claim()) {
+    const long id = claim->id;
+    const Kind kind = claim->kind;
     const auto sent_at = std::chrono::steady_clock::now();
     if (!calls.send_post(call_body(id, kind), session)) {
       run.problem("id " + std::to_string(id) + ": the connection closed");
