@@ -126,7 +126,19 @@ class Context {
   const Json* config_;
 };
 
+// A skill's logic. The host may run several calls of one skill at once, on different threads,
+// unless the skill is .serial(): a handler must not keep per-call state outside its Context.
+// The returned Json is serialized by the SDK (invalid UTF-8 replaced by U+FFFD) and then freed.
 using Handler = std::function<Json(const Json& input, Context& context)>;
+
+// The same for a skill whose result is large enough that building a Json only to serialize it
+// would cost more than the work itself (tens of thousands of objects): the handler returns the
+// result already serialized. The text must be one complete JSON value in UTF-8; the SDK hands it
+// to the host unchanged, without parsing or checking it, and frees it when write_result returns
+// (the host keeps its own copy). The host then parses it and validates it against the output
+// schema as it does every result, so a text that is not JSON, or not valid UTF-8, fails the call
+// as the plugin's bug (SKILLRT_INTERNAL, "returned invalid JSON"). Threading as for Handler.
+using TextHandler = std::function<std::string(const Json& input, Context& context)>;
 
 namespace detail {
 
@@ -139,6 +151,7 @@ struct SkillSpec {
   uint64_t flags = 0;
   uint32_t timeout_ms = 0;
   Handler handler;
+  TextHandler text_handler;  // set instead of `handler`, never both
   // Filled at registration; the trampoline needs them.
   const skillrt_host_api* api = nullptr;
   skillrt_host* host = nullptr;
@@ -161,7 +174,17 @@ class SkillBuilder {
   SkillBuilder& open_world() { spec_->flags |= SKILLRT_SKILL_OPEN_WORLD; return *this; }
   SkillBuilder& serial() { spec_->flags |= SKILLRT_SKILL_SERIAL; return *this; }
   SkillBuilder& timeout_ms(uint32_t v) { spec_->timeout_ms = v; return *this; }
-  SkillBuilder& handler(Handler h) { spec_->handler = std::move(h); return *this; }
+  // One of the two handlers; a later call replaces what an earlier one set.
+  SkillBuilder& handler(Handler h) {
+    spec_->handler = std::move(h);
+    spec_->text_handler = nullptr;
+    return *this;
+  }
+  SkillBuilder& text_handler(TextHandler h) {
+    spec_->text_handler = std::move(h);
+    spec_->handler = nullptr;
+    return *this;
+  }
 
  private:
   detail::SkillSpec* spec_;
@@ -209,6 +232,10 @@ inline int32_t invoke_trampoline(void* state, skillrt_call* call, skillrt_str in
   try {
     Json in = Json::parse(input.ptr, input.ptr + input.len);
     Context context(api, spec->host, call, spec->config);
+    if (spec->text_handler) {
+      const std::string text = spec->text_handler(in, context);
+      return api->write_result(call, to_str(text));
+    }
     Json out = spec->handler(in, context);
     const std::string text = dump(out);
     return api->write_result(call, to_str(text));
@@ -249,8 +276,9 @@ class PluginState {
         loaded_ = true;
       }
       for (SkillSpec& spec : specs_) {
-        if (!spec.handler) {
-          const std::string msg = "skill '" + spec.name + "' has no handler: call .handler()";
+        if (!spec.handler && !spec.text_handler) {
+          const std::string msg =
+              "skill '" + spec.name + "' has no handler: call .handler() or .text_handler()";
           specs_.clear();
           loaded_ = false;
           api->set_load_error(host, to_str(msg));
