@@ -4,11 +4,13 @@
 #include <map>
 #include <mutex>
 #include <skillrt/sdk.hpp>
+#include <stdexcept>
 #include <string_view>
 #include <thread>
 #include <unordered_map>
 
 #include "detail/analysis.hpp"
+#include "detail/json_text.hpp"
 
 namespace skillrt::gpu_migration {
 namespace detail {
@@ -132,6 +134,49 @@ Json make_finding(const FileScan& f, MatchRef&& m, int cell, bool rule_text) {
   return j;
 }
 
+// make_finding without rule_text, written as the text its dump() gives (the equality tests hold
+// the two together). `file` is the file's path already written as a JSON string: a file's
+// findings share it.
+void append_finding_text(std::string& out, std::string_view file, const Match& m, int cell) {
+  out += '{';
+  if (cell >= 0) {
+    out += "\"cell\":";
+    append_json_int(out, cell);
+    out += ',';
+  }
+  out += "\"code\":";
+  append_json_string(out, m.code);
+  out += ",\"column\":";
+  append_json_int(out, m.column);
+  out += ",\"context\":";
+  append_json_string(out, m.context);
+  out += ",\"domain\":";
+  append_json_string(out, m.rule->domain);
+  out += ",\"effort\":";
+  append_json_string(out, m.effort);
+  out += ",\"file\":";
+  out += file;
+  out += ",\"line\":";
+  append_json_int(out, m.line);
+  if (m.marked_data) out += ",\"marked_data\":true";
+  out += ",\"matched\":";
+  append_json_string(out, m.matched);
+  if (!m.note.empty()) {
+    out += ",\"note\":";
+    append_json_string(out, m.note);
+  }
+  out += m.has_edit && !m.marked_data ? ",\"rewritable\":true" : ",\"rewritable\":false";
+  out += ",\"rule\":";
+  append_json_string(out, m.rule->id);
+  out += '}';
+}
+
+std::string file_json(const FileScan& f) {
+  std::string out;
+  append_json_string(out, f.file.rel);
+  return out;
+}
+
 }  // namespace
 
 RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
@@ -191,17 +236,17 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         f.text.swap(buffer);
         f.text.clear();
       }
-      if (options.findings_json) {
-        f.findings_json = Json::array();
-        f.suggestions_json = Json::array();
+      if (options.findings_text) {
         const std::vector<Located> order = report_order(f);
+        const std::string file = file_json(f);
         f.counted.reserve(order.size());
         for (const Located& l : order) {
           f.counted.push_back({l.match->rule, l.match->effort});
-          (l.match->rule->suggestion ? f.suggestions_json : f.findings_json)
-              .push_back(make_finding(f, std::move(*l.match), l.cell, false));
+          std::string& out = l.match->rule->suggestion ? f.suggestions_text : f.findings_text;
+          if (!out.empty()) out += ',';
+          append_finding_text(out, file, *l.match, l.cell);
         }
-        f.has_json = true;
+        f.has_text = true;
         // Freed here, in parallel, rather than one file after another with the scan.
         f.python.matches = std::vector<Match>();
         f.text_matches = std::vector<Match>();
@@ -272,7 +317,7 @@ std::vector<Located> report_order(FileScan& f) {
   return out;
 }
 
-Json summarize(RepoScan& scan, const RuleTable& table) {
+Json summarize(RepoScan& scan, const RuleTable& table, FindingsText* text) {
   Json findings = Json::array();
   Json suggestions = Json::array();
   // One pass over the findings, then one verdict per domain.
@@ -298,14 +343,27 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
     const EffortClass* own_class = nullptr;
   };
   std::unordered_map<const Rule*, Seen> seen;
-  size_t finding_count = 0, suggestion_count = 0;
-  for (const FileScan& f : scan.files) {
-    if (!f.has_json) continue;
-    finding_count += f.findings_json.size();
-    suggestion_count += f.suggestions_json.size();
+  if (text != nullptr) {
+    size_t finding_bytes = 2, suggestion_bytes = 2;
+    for (const FileScan& f : scan.files) {
+      finding_bytes += f.findings_text.size() + 1;
+      suggestion_bytes += f.suggestions_text.size() + 1;
+    }
+    text->findings.clear();
+    text->suggestions.clear();
+    text->findings.reserve(finding_bytes);
+    text->suggestions.reserve(suggestion_bytes);
+    text->findings += '[';
+    text->suggestions += '[';
   }
-  findings.get_ref<Json::array_t&>().reserve(finding_count);
-  suggestions.get_ref<Json::array_t&>().reserve(suggestion_count);
+  // Each file's text joins the arrays, and is freed, as the file is counted.
+  auto join = [](std::string& array, std::string& file_text) {
+    if (file_text.empty()) return;
+    if (array.size() > 1) array += ',';
+    array += file_text;
+    file_text = std::string();
+  };
+  size_t finding_total = 0;
   auto count = [&](const Rule* rule, const std::string& effort) {
     auto [it, first] = seen.try_emplace(rule);
     Seen& s = it->second;
@@ -338,24 +396,38 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
     if (c && c->days_per_finding) t.days += *c->days_per_finding;
   };
   for (FileScan& f : scan.files) {
-    if (f.has_json) {
-      for (const FileScan::Counted& c : f.counted) count(c.rule, c.effort);
-      f.counted = std::vector<FileScan::Counted>();
-    } else {
+    if (!f.has_text) {
+      const std::string file = text != nullptr ? file_json(f) : std::string();
       for (const Located& l : report_order(f)) {
         const Match& m = *l.match;
-        (m.rule->suggestion ? suggestions : findings).push_back(finding_json(f, m, l.cell, false));
-        count(m.rule, m.effort);
+        if (text != nullptr) {
+          std::string& out = m.rule->suggestion ? f.suggestions_text : f.findings_text;
+          if (!out.empty()) out += ',';
+          append_finding_text(out, file, m, l.cell);
+        } else {
+          (m.rule->suggestion ? suggestions : findings)
+              .push_back(finding_json(f, m, l.cell, false));
+        }
+        f.counted.push_back({m.rule, m.effort});
       }
     }
-    if (f.has_json) {
-      // Moved, not copied: each finding is a dozen-key object.
-      for (Json& j : f.findings_json) findings.push_back(std::move(j));
-      for (Json& j : f.suggestions_json) suggestions.push_back(std::move(j));
-      f.findings_json = nullptr;
-      f.suggestions_json = nullptr;
-      f.has_json = false;
+    for (const FileScan::Counted& c : f.counted) {
+      count(c.rule, c.effort);
+      if (!c.rule->suggestion) ++finding_total;
     }
+    f.counted = std::vector<FileScan::Counted>();
+    if (text != nullptr) {
+      join(text->findings, f.findings_text);
+      join(text->suggestions, f.suggestions_text);
+    }
+    if (f.has_text && text == nullptr) {
+      throw std::logic_error("summarize: scan_files wrote findings text; pass a FindingsText");
+    }
+    f.has_text = false;
+  }
+  if (text != nullptr) {
+    text->findings += ']';
+    text->suggestions += ']';
   }
 
   Json domains = Json::array();
@@ -394,11 +466,11 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
       worst_effort = effort;
     }
   }
-  Json overall = {{"verdict", findings.empty()     ? "works"
+  Json overall = {{"verdict", finding_total == 0   ? "works"
                               : total_blockers > 0 ? "blocked"
                                                    : "needs_change"},
                   {"effort", worst_effort},
-                  {"findings", findings.size()},
+                  {"findings", finding_total},
                   {"blockers", total_blockers}};
   if (total_blockers > 0) {
     overall["estimate_days"] = nullptr;
@@ -421,8 +493,10 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
   for (const Skipped& s : scan.skipped) skipped.push_back({{"path", s.path}, {"reason", s.reason}});
   // Moved in, not listed in an initializer list, which would deep-copy every finding.
   Json result = Json::object();
-  result["findings"] = std::move(findings);
-  result["suggestions"] = std::move(suggestions);
+  if (text == nullptr) {
+    result["findings"] = std::move(findings);
+    result["suggestions"] = std::move(suggestions);
+  }
   result["rules"] = std::move(rules);
   result["domains"] = std::move(domains);
   result["overall"] = std::move(overall);
@@ -433,9 +507,45 @@ Json summarize(RepoScan& scan, const RuleTable& table) {
   return result;
 }
 
+std::string result_text(const Json& rest, const FindingsText& text) {
+  // nlohmann keeps an object's keys sorted: the two arrays go in at their places among the rest.
+  const std::pair<std::string_view, const std::string*> arrays[] = {
+      {"findings", &text.findings}, {"suggestions", &text.suggestions}};
+  std::string out;
+  out.reserve(text.findings.size() + text.suggestions.size() + 64 * 1024);
+  out += '{';
+  auto key = [&out](std::string_view k) {
+    if (out.size() > 1) out += ',';
+    append_json_string(out, k);
+    out += ':';
+  };
+  size_t next = 0;
+  auto arrays_before = [&](const std::string* k) {
+    for (; next < 2 && (k == nullptr || arrays[next].first < *k); ++next) {
+      key(arrays[next].first);
+      out += *arrays[next].second;
+    }
+  };
+  for (const auto& [k, v] : rest.get_ref<const Json::object_t&>()) {
+    if (k == "findings" || k == "suggestions") {
+      throw std::logic_error("result_text: '" + k + "' is in the rest of the result");
+    }
+    arrays_before(&k);
+    key(k);
+    append_json_value(out, v);
+  }
+  arrays_before(nullptr);
+  out += '}';
+  return out;
+}
+
 }  // namespace detail
 
-Json analyze(const Json& input, const Hooks& hooks) {
+namespace {
+
+// All of analyze but the reports. With `text`, the findings and suggestions are written there as
+// text and stay out of the result.
+Json analyze_without_reports(const Json& input, const Hooks& hooks, detail::FindingsText* text) {
   using namespace detail;
   const fs::path root = resolve_root(input.at("repo").get<std::string>());
   const RuleTable table = table_for(input);
@@ -443,10 +553,11 @@ Json analyze(const Json& input, const Hooks& hooks) {
   const WalkOptions options = walk_options(input);
   Walk walk = walk_repo(root, options,
                         [&](const std::string& name) { return scanner.wants_text_file(name); });
-  RepoScan scan = scan_files(root, std::move(walk.files), scanner, hooks, ScanOptions{false, true});
+  RepoScan scan =
+      scan_files(root, std::move(walk.files), scanner, hooks, ScanOptions{false, text != nullptr});
   for (Skipped& s : walk.skipped) scan.skipped.push_back(std::move(s));
   scan.vendored = std::move(walk.vendored);
-  Json result = summarize(scan, table);
+  Json result = summarize(scan, table, text);
   result["repo"] = root.string();
   result["rule_table"] = {{"name", table.name},
                           {"version", table.version},
@@ -457,31 +568,54 @@ Json analyze(const Json& input, const Hooks& hooks) {
         "no Python, notebook, C++/CUDA, build or requirements file was found under the repo "
         "(excluded folders are listed in 'excluded'): nothing to judge");
   }
-  Json reports = Json::array();
-  if (input.contains("report_dir")) {
-    const fs::path dir = input.at("report_dir").get<std::string>();
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) {
-      throw invalid_argument("report_dir '" + dir.string() + "' cannot be created (" +
-                             ec.message() + "): pass a writable folder");
-    }
-    std::vector<std::string> formats = {"md", "json", "xlsx"};
-    if (input.contains("formats")) formats = input.at("formats").get<std::vector<std::string>>();
-    for (const std::string& fmt : formats) {
-      const fs::path path = dir / ("gpu-migration-report." + fmt);
-      if (fmt == "md") {
-        write_atomically(path, render_markdown(result));
-      } else if (fmt == "json") {
-        write_atomically(path, result.dump(2) + "\n");
-      } else if (fmt == "xlsx") {
-        write_xlsx(result, path.string());
-      }
-      reports.push_back({{"format", fmt}, {"path", fs::absolute(path).string()}});
-    }
-  }
-  result["reports"] = reports;
   return result;
+}
+
+// Writes the reports `input` asks for from `result` (as yet without `reports`); their list.
+Json write_reports(const Json& input, const Json& result) {
+  using namespace detail;
+  Json reports = Json::array();
+  if (!input.contains("report_dir")) return reports;
+  const fs::path dir = input.at("report_dir").get<std::string>();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) {
+    throw invalid_argument("report_dir '" + dir.string() + "' cannot be created (" + ec.message() +
+                           "): pass a writable folder");
+  }
+  std::vector<std::string> formats = {"md", "json", "xlsx"};
+  if (input.contains("formats")) formats = input.at("formats").get<std::vector<std::string>>();
+  for (const std::string& fmt : formats) {
+    const fs::path path = dir / ("gpu-migration-report." + fmt);
+    if (fmt == "md") {
+      write_atomically(path, render_markdown(result));
+    } else if (fmt == "json") {
+      write_atomically(path, result.dump(2) + "\n");
+    } else if (fmt == "xlsx") {
+      write_xlsx(result, path.string());
+    }
+    reports.push_back({{"format", fmt}, {"path", fs::absolute(path).string()}});
+  }
+  return reports;
+}
+
+}  // namespace
+
+Json analyze(const Json& input, const Hooks& hooks) {
+  Json result = analyze_without_reports(input, hooks, nullptr);
+  result["reports"] = write_reports(input, result);
+  return result;
+}
+
+std::string analyze_text(const Json& input, const Hooks& hooks) {
+  // The reports are rendered from the result as Json; they cost far more than building it.
+  if (input.contains("report_dir")) {
+    return analyze(input, hooks).dump(-1, ' ', false, Json::error_handler_t::replace);
+  }
+  detail::FindingsText text;
+  Json rest = analyze_without_reports(input, hooks, &text);
+  rest["reports"] = Json::array();
+  return detail::result_text(rest, text);
 }
 
 }  // namespace skillrt::gpu_migration

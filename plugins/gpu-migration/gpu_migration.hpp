@@ -16,6 +16,9 @@ struct Hooks {
 
 // gpu-migration-analyze: findings by domain, verdicts, effort, report files.
 nlohmann::json analyze(const nlohmann::json& input, const Hooks& hooks = {});
+// The same result as JSON text, byte for byte analyze()'s dump() as the SDK writes it, without
+// building the findings as Json: what the skill returns.
+std::string analyze_text(const nlohmann::json& input, const Hooks& hooks = {});
 
 // gpu-migration-apply: the rewrite as a patch (dry run) or written atomically (apply: true).
 nlohmann::json apply(const nlohmann::json& input, const Hooks& hooks = {});

@@ -62,8 +62,10 @@ void register_skills(skillrt::Registrar& r) {
       .read_only()
       .idempotent()
       .timeout_ms(300000)
-      .handler([](const Json& input, skillrt::Context& context) {
-        return skillrt::gpu_migration::analyze(input, hooks_for(context));
+      // Written as text: a large repository's tens of thousands of findings would otherwise be
+      // built as Json objects only to be serialized and freed.
+      .text_handler([](const Json& input, skillrt::Context& context) {
+        return skillrt::gpu_migration::analyze_text(input, hooks_for(context));
       });
   r.skill("gpu-migration-apply")
       .title("Rewrite CUDA PyTorch code for Ascend NPU")

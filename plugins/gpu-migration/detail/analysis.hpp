@@ -29,12 +29,12 @@ struct FileScan {
   std::vector<Match> text_matches;
   std::vector<CellScan> cells;
   bool tokenized_cleanly = true;
-  // Filled by scan_files with ScanOptions::findings_json: the file's findings and suggestions
-  // as JSON, built on the scanning threads rather than one by one afterwards.
-  bool has_json = false;
-  nlohmann::json findings_json;
-  nlohmann::json suggestions_json;
-  // With has_json the matches themselves are freed on the scanning thread; what the verdicts
+  // Filled by scan_files with ScanOptions::findings_text: the file's findings and suggestions
+  // as JSON text (objects separated by commas, no brackets), written on the scanning threads.
+  bool has_text = false;
+  std::string findings_text;
+  std::string suggestions_text;
+  // With has_text the matches themselves are freed on the scanning thread; what the verdicts
   // need of them (rule and effort, in report order) stays here.
   struct Counted {
     const Rule* rule;
@@ -46,7 +46,7 @@ struct FileScan {
 struct ScanOptions {
   // Without keep_text the sources are dropped after scanning (findings keep their lines).
   bool keep_text = true;
-  bool findings_json = false;
+  bool findings_text = false;
 };
 
 struct RepoScan {
@@ -83,9 +83,20 @@ struct Located {
 };
 std::vector<Located> report_order(FileScan& f);
 
-// Findings, suggestions, per-domain verdicts and the overall verdict. Findings JSON built by
-// scan_files is moved out of `scan`.
-nlohmann::json summarize(RepoScan& scan, const RuleTable& table);
+// Findings and suggestions, each a JSON array as text.
+struct FindingsText {
+  std::string findings;
+  std::string suggestions;
+};
+
+// Findings, suggestions, per-domain verdicts and the overall verdict. With `text`, the findings
+// text that scan_files wrote (ScanOptions::findings_text) is moved there and the result has no
+// `findings` and `suggestions` entries; without it they are built as Json from the matches.
+nlohmann::json summarize(RepoScan& scan, const RuleTable& table, FindingsText* text = nullptr);
+
+// `rest` (an object without `findings` and `suggestions`) and `text` as one JSON object's text,
+// keys in nlohmann's order: exactly what dump() gives for the same result built as Json.
+std::string result_text(const nlohmann::json& rest, const FindingsText& text);
 
 std::string render_markdown(const nlohmann::json& result);
 void write_xlsx(const nlohmann::json& result, const std::string& path);
