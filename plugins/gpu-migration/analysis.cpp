@@ -396,6 +396,9 @@ Json summarize(RepoScan& scan, const RuleTable& table, FindingsText* text) {
     if (c && c->days_per_finding) t.days += *c->days_per_finding;
   };
   for (FileScan& f : scan.files) {
+    if (f.has_text && text == nullptr) {
+      throw std::logic_error("summarize: scan_files wrote findings text; pass a FindingsText");
+    }
     if (!f.has_text) {
       const std::string file = text != nullptr ? file_json(f) : std::string();
       for (const Located& l : report_order(f)) {
@@ -419,9 +422,6 @@ Json summarize(RepoScan& scan, const RuleTable& table, FindingsText* text) {
     if (text != nullptr) {
       join(text->findings, f.findings_text);
       join(text->suggestions, f.suggestions_text);
-    }
-    if (f.has_text && text == nullptr) {
-      throw std::logic_error("summarize: scan_files wrote findings text; pass a FindingsText");
     }
     f.has_text = false;
   }
@@ -590,7 +590,8 @@ Json write_reports(const Json& input, const Json& result) {
     if (fmt == "md") {
       write_atomically(path, render_markdown(result));
     } else if (fmt == "json") {
-      write_atomically(path, result.dump(2) + "\n");
+      // As the result itself: a file name that is not UTF-8 must not fail the report.
+      write_atomically(path, result.dump(2, ' ', false, Json::error_handler_t::replace) + "\n");
     } else if (fmt == "xlsx") {
       write_xlsx(result, path.string());
     }

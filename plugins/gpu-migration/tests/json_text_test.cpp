@@ -202,12 +202,19 @@ TEST_CASE("analyze_text: a generated repository's result is dump() of analyze's,
 }
 
 TEST_CASE("analyze_text: with reports it is still dump() of analyze's result", "[json-text]") {
+  gm_test::TempRepo repo("flash_ext");
+  // A name that is not UTF-8 is replaced in the JSON report as in the result, not an error.
+  gm_test::write_file(repo.path() / "caf\xe9.py", "y = x.cuda()\n");
   gm_test::TempRepo out;
-  const json input = {{"repo", gm_test::fixture("flash_ext").string()},
+  const json input = {{"repo", repo.str()},
                       {"report_dir", (out.path() / "r").string()},
                       {"formats", {"md", "json"}}};
   const json text = json::parse(skillrt::gpu_migration::analyze_text(input));
-  CHECK(text.at("reports").size() == 2);
+  REQUIRE(text.at("reports").size() == 2);
   CHECK(skillrt::detail::dump(text) ==
         skillrt::detail::dump(skillrt::gpu_migration::analyze(input)));
+  const json report =
+      json::parse(gm_test::read_file(out.path() / "r" / "gpu-migration-report.json"));
+  CHECK(report.at("findings") == text.at("findings"));
+  CHECK(report.at("domains") == text.at("domains"));
 }
