@@ -1,7 +1,8 @@
 // Generates N Python files with CUDA usage, decoys in strings and comments, and plain code; times
-// gpu-migration-analyze's logic in-process and ripgrep searching the same raw patterns over the
-// same files, in one run, and prints both: wall time and CPU time (user + sys), because on a
-// shared, loaded machine the wall time measures the neighbours as much as the program.
+// gpu-migration-analyze's logic in-process (the complete result text, then freed) and ripgrep
+// searching the same raw patterns over the same files, in one run, and prints both: wall time and
+// CPU time (user + sys), because on a shared, loaded machine the wall time measures the
+// neighbours as much as the program.
 //
 //   gpu_migration_bench [--files 5000] [--runs 5] [--dir DIR] [--rg rg] [--skillrt BIN]
 //   gpu_migration_bench --repo PATH [--runs 5] ...   (an existing tree, read only, not generated)
@@ -201,15 +202,17 @@ int main(int argc, char** argv) {
   std::printf("load average before: %s (%u hardware threads)\n", load_average().c_str(),
               std::thread::hardware_concurrency());
   std::vector<Cost> ours, rg_times, rg1_times, cli_times;
-  size_t findings = 0, suggestions = 0;
+  size_t result_bytes = 0;
+  const nlohmann::json input = {{"repo", dir}};
   // One warm-up of each, so both read from the page cache.
-  skillrt::gpu_migration::analyze({{"repo", dir}});
+  (void)skillrt::gpu_migration::analyze_text(input);
   if (have_rg) (void)std::system((rg + rg_args).c_str());
   for (int r = 0; r < runs; ++r) {
+    // The skill's whole work for one call: the complete result, as the text the plugin hands to
+    // the host, then freed.
     ours.push_back(cost_of(RUSAGE_SELF, [&] {
-      const auto result = skillrt::gpu_migration::analyze({{"repo", dir}});
-      findings = result.at("findings").size();
-      suggestions = result.at("suggestions").size();
+      const std::string result = skillrt::gpu_migration::analyze_text(input);
+      result_bytes = result.size();
     }));
     if (have_rg) {
       rg_times.push_back(
@@ -224,15 +227,18 @@ int main(int argc, char** argv) {
       cli_times.push_back(cost_of(RUSAGE_CHILDREN, [&] { (void)std::system(cmd.c_str()); }));
     }
   }
+  size_t findings = 0, suggestions = 0;
   {
-    // Where the time goes, once: the pieces analyze() is made of, then what the plugin boundary
-    // adds (the SDK serializes the result; the CLI parses, validates and prints it again).
+    // Where the time goes, once: the pieces analyze_text() is made of, then what the host adds in
+    // `skillrt run` (parses the text, validates it, prints it indented), then the same result
+    // built as Json, as analyze() and the skill before text_handler did.
     namespace d = skillrt::gpu_migration::detail;
     const d::RuleTable& table = d::builtin_rule_table();
     std::unique_ptr<d::Scanner> scanner;
     d::Walk walk;
     d::RepoScan scan;
-    nlohmann::json summary;
+    nlohmann::json rest;
+    d::FindingsText findings_text;
     std::string text;
     const Cost t_index =
         cost_of(RUSAGE_SELF, [&] { scanner = std::make_unique<d::Scanner>(table); });
@@ -244,45 +250,67 @@ int main(int argc, char** argv) {
       scan = d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
                            d::ScanOptions{false, true});
     });
-    // The same scan without building findings objects: the search's own cost.
+    // The same scan without writing findings: the search's own cost.
     const Cost t_bare = cost_of(RUSAGE_SELF, [&] {
       d::RepoScan bare =
           d::scan_files(fs::path(dir), walk.files, *scanner, skillrt::gpu_migration::Hooks{},
                         d::ScanOptions{false, false});
     });
-    const Cost t_sum = cost_of(RUSAGE_SELF, [&] { summary = d::summarize(scan, table); });
-    const Cost t_dump = cost_of(RUSAGE_SELF, [&] { text = summary.dump(); });
+    const Cost t_sum =
+        cost_of(RUSAGE_SELF, [&] { rest = d::summarize(scan, table, &findings_text); });
+    const Cost t_join = cost_of(RUSAGE_SELF, [&] { text = d::result_text(rest, findings_text); });
+    const Cost t_free_scan = cost_of(RUSAGE_SELF, [&] {
+      scan = d::RepoScan{};
+      findings_text = d::FindingsText{};
+    });
     // What the host does with it in `skillrt run`: parse the plugin's text back into a DOM (then
     // validates it, not timed here) and print it indented.
     nlohmann::json reparsed;
     std::string printed;
     const Cost t_parse = cost_of(RUSAGE_SELF, [&] { reparsed = nlohmann::json::parse(text); });
     const Cost t_print = cost_of(RUSAGE_SELF, [&] { printed = reparsed.dump(2); });
+    findings = reparsed.at("findings").size();
+    suggestions = reparsed.at("suggestions").size();
     const Cost t_free_parsed = cost_of(RUSAGE_SELF, [&] { reparsed = nullptr; });
-    const Cost t_free_scan = cost_of(RUSAGE_SELF, [&] { scan = d::RepoScan{}; });
-    const Cost t_free = cost_of(RUSAGE_SELF, [&] { summary = nullptr; });
+    const Cost t_free = cost_of(RUSAGE_SELF, [&] { text = std::string(); });
+    // The Json way, for comparison: build the result as Json, serialize it as the SDK does, free.
+    nlohmann::json dom;
+    std::string dom_text;
+    const Cost t_dom = cost_of(RUSAGE_SELF, [&] { dom = skillrt::gpu_migration::analyze(input); });
+    const Cost t_dom_dump = cost_of(RUSAGE_SELF, [&] {
+      dom_text = dom.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    });
+    const Cost t_dom_free = cost_of(RUSAGE_SELF, [&] { dom = nullptr; });
     auto phase = [](const char* what, const Cost& c) {
       std::printf("  phase %-52s wall %.3f s  cpu %.3f s\n", what, c.wall, c.cpu);
     };
     std::printf("phases of one analysis (once, after the runs):\n");
     phase("rule index", t_index);
     phase("walk", t_walk);
-    phase("read + tokenize + match + findings JSON (threads)", t_scan);
-    phase("  the same without findings JSON (scan state freed)", t_bare);
-    phase("summary (verdicts, effort)", t_sum);
+    phase("read + tokenize + match + findings text (threads)", t_scan);
+    phase("  the same without findings text (scan state freed)", t_bare);
+    phase("summary (verdicts, effort; findings text joined)", t_sum);
+    phase("result text assembled", t_join);
     phase("scan state freed", t_free_scan);
-    phase("result freed (by the caller)", t_free);
-    phase("result serialized (what the plugin boundary adds)", t_dump);
-    phase("  host: serialized result parsed again", t_parse);
+    phase("result text freed (by the caller)", t_free);
+    phase("  host: result text parsed", t_parse);
     phase("  host: parsed result printed with dump(2)", t_print);
     phase("  host: parsed result freed", t_free_parsed);
-    std::printf("  serialized result: %.1f MB, printed: %.1f MB\n",
-                static_cast<double>(text.size()) / 1e6, static_cast<double>(printed.size()) / 1e6);
+    phase("for comparison: result built as Json (analyze())", t_dom);
+    phase("  Json result serialized (SDK dump)", t_dom_dump);
+    phase("  Json result freed", t_dom_free);
+    std::printf("  result text: %.1f MB, printed: %.1f MB\n",
+                static_cast<double>(result_bytes) / 1e6, static_cast<double>(printed.size()) / 1e6);
+    // The text must be what the SDK made of the Json result, byte for byte.
+    const std::string fresh = skillrt::gpu_migration::analyze_text(input);
+    std::printf("result text identical to dump() of the Json result: %s (%zu and %zu bytes)\n",
+                fresh == dom_text ? "yes" : "NO", fresh.size(), dom_text.size());
+    if (fresh != dom_text) return 1;
   }
   {
     // The comparison is only fair if every finding carries what ripgrep's lines lack: its domain
     // and effort, and its rule's alternative (listed once per rule in `rules`).
-    const auto result = skillrt::gpu_migration::analyze({{"repo", dir}});
+    const auto result = nlohmann::json::parse(skillrt::gpu_migration::analyze_text(input));
     size_t complete = 0, total = 0;
     for (const char* key : {"findings", "suggestions"}) {
       for (const auto& f : result.at(key)) {
@@ -306,7 +334,7 @@ int main(int argc, char** argv) {
       "(alternative and source once per rule)\n",
       runs, findings, suggestions);
   const Cost in_process = median(ours);
-  report("gpu-migration analyze (in-process)", in_process);
+  report("gpu-migration analyze (in-process, result text)", in_process);
   if (!cli_times.empty()) {
     report("skillrt run gpu-migration-analyze (process, JSON out)", median(cli_times));
   }
