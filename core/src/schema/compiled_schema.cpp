@@ -13,9 +13,11 @@
 #include <valijson/validator.hpp>
 
 #include "schema/detail/explainer.hpp"
+#include "schema/detail/json_text.hpp"
 #include "schema/detail/rules.hpp"
 #include "schema/detail/schema_walk.hpp"
 #include "schema/detail/text.hpp"
+#include "schema/detail/text_validator.hpp"
 
 namespace skillrt::schema {
 namespace {
@@ -132,8 +134,7 @@ struct CompiledSchema::Impl {
         known[uri] = original;
       }
       auto remote = detail::prepare_schema(*original, index, uri);
-      remote_patterns.insert(remote_patterns.end(), remote.patterns.begin(),
-                             remote.patterns.end());
+      remote_patterns.insert(remote_patterns.end(), remote.patterns.begin(), remote.patterns.end());
       return new Json(std::move(remote.for_valijson));
     };
     auto release = [](const Json* document) { delete document; };
@@ -176,6 +177,23 @@ struct CompiledSchema::Impl {
              " is not a valid regular expression (ECMAScript syntax): " + e.what();
     }
     return "";
+  }
+
+  // The program check_text() runs, compiled from the built tree on first use; null when that
+  // failed, which sends every text to the DOM path.
+  std::once_flag text_compiled;
+  std::unique_ptr<const detail::TextProgram> text_program;
+
+  const detail::TextProgram* ensure_text_program() {
+    std::call_once(text_compiled, [this] {
+      try {
+        text_program = std::make_unique<const detail::TextProgram>(
+            detail::ExplainContext{index, regexes}, *schema.root());
+      } catch (const std::exception&) {
+        text_program.reset();
+      }
+    });
+    return text_program.get();
   }
 
   mutable std::mutex pool_mutex;
@@ -273,6 +291,20 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+TextVerdict CompiledSchema::check_text(std::string_view text) const {
+  // nlohmann's lexer takes a NUL byte outside a string for the end of the input, and one inside
+  // a string is an error either way: the text ends at the first one.
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) text = text.substr(0, nul);
+  thread_local std::vector<std::uint8_t> nesting;
+  const std::size_t root = detail::well_formed_root(text, nesting);
+  if (root == detail::kNoPosition) return TextVerdict::kMalformed;
+  // As is_valid(): a deferred schema that does not build accepts nothing.
+  if (!impl_->ensure_built()) return TextVerdict::kInvalid;
+  const detail::TextProgram* program = impl_->ensure_text_program();
+  if (program == nullptr) return TextVerdict::kUnsupported;
+  return program->check(text, root);
 }
 
 bool CompiledSchema::valijson_verdict(const nlohmann::json& instance) const {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.hpp"
@@ -32,6 +33,9 @@ struct CompileOptions {
   DocumentFetcher fetch;
 };
 
+// What check_text() decided about one JSON text.
+enum class TextVerdict { kValid, kInvalid, kMalformed, kUnsupported };
+
 class CompiledSchema {
  public:
   // Checks `schema` against the draft-07 meta-schema and compiles it. On failure the message
@@ -51,6 +55,15 @@ class CompiledSchema {
 
   // Only the verdict; cheaper than validate() for an invalid instance. Thread-safe.
   bool is_valid(const nlohmann::json& instance) const;
+
+  // Verdict on one JSON text without building a DOM. kMalformed exactly when
+  // nlohmann::json::parse(text) would throw; otherwise kValid/kInvalid equal to
+  // is_valid(nlohmann::json::parse(text)). kUnsupported when this schema (or this text, e.g. an
+  // object with a duplicate key) needs the DOM path: the caller then parses and calls is_valid().
+  // Here that happens only where uniqueItems compares two objects or two arrays, where enum or
+  // const holds an object or array and the value is one too, or where a pattern gives up
+  // (std::regex throws) inside anyOf/oneOf/not/if/contains. Thread-safe.
+  TextVerdict check_text(std::string_view text) const;
 
   // valijson's own visitor on the same compiled schema: the reference the conformance test
   // holds is_valid() to. Slower; not for production calls.

@@ -1,0 +1,63 @@
+// JSON text read the way nlohmann::json::parse reads it, without building a value.
+//
+// well_formed_root() decides exactly what nlohmann's strict parse accepts (RFC 8259 plus its
+// quirks: a leading UTF-8 byte order mark, Unicode Table 3-7 for UTF-8, surrogate pairs, numbers
+// that overflow a double). Everything else here assumes text that passed it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::schema::detail {
+
+inline constexpr std::size_t kNoPosition = static_cast<std::size_t>(-1);
+
+// Where the root value starts, or kNoPosition when nlohmann::json::parse(text) would throw.
+// `stack` is scratch space for the nesting (kept by the caller so that it is reused).
+std::size_t well_formed_root(std::string_view text, std::vector<std::uint8_t>& stack);
+
+inline bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+inline std::size_t skip_space(std::string_view text, std::size_t pos) {
+  while (pos < text.size() && is_json_space(text[pos])) ++pos;
+  return pos;
+}
+
+// `pos` is at the opening quote; returns the position after the closing one. `escaped` tells
+// whether the string holds a backslash.
+std::size_t skip_string(std::string_view text, std::size_t pos, bool& escaped);
+
+// `pos` is at the first byte of a value; returns the position after its last byte.
+std::size_t skip_value(std::string_view text, std::size_t pos);
+
+// The number as nlohmann stores it: unsigned for non-negative integers that fit, signed for
+// negative ones, double for the rest (fractions, exponents, integers that overflow).
+struct JsonNumber {
+  enum class Kind : std::uint8_t { kSigned, kUnsigned, kFloat };
+  Kind kind = Kind::kUnsigned;
+  std::int64_t i = 0;
+  std::uint64_t u = 0;
+  double d = 0;
+
+  double as_double() const;
+  nlohmann::json as_json() const;
+  // "integer" as json_type_name() decides it: every signed or unsigned value and every double
+  // with no fraction.
+  bool is_integer() const;
+};
+
+// `pos` is at the first byte of a number; `end` receives the position after it.
+JsonNumber read_number(std::string_view text, std::size_t pos, std::size_t& end);
+
+// Code points of a string's content (between the quotes), escapes counted as what they decode
+// to: the count utf8_length() gives for the decoded string.
+std::size_t string_code_points(std::string_view raw, bool escaped);
+
+// Appends the decoded content of a string (between the quotes) to `out`.
+void decode_string(std::string_view raw, std::string& out);
+
+}  // namespace skillrt::schema::detail

@@ -1,0 +1,41 @@
+// Validates JSON text against a compiled schema without building a DOM.
+//
+// The program is compiled from the same valijson constraint tree the host's walker (conforms()
+// in explainer.cpp) visits, and each step mirrors that walker: the same constraints in the same
+// order, the same early exits, the same depth bound, the same comparisons. What cannot be
+// decided exactly from text (uniqueItems comparing two objects or two arrays, enum/const
+// holding objects or arrays when the value is one too, custom constraints) makes the check give
+// up with kUnsupported when it is reached, and the caller falls back on the DOM.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "schema/compiled_schema.hpp"
+#include "schema/detail/explainer.hpp"
+
+namespace valijson {
+class Subschema;
+}
+
+namespace skillrt::schema::detail {
+
+struct TextProgramData;
+
+class TextProgram {
+ public:
+  // Never fails: a constraint it cannot run becomes a step that gives up when reached.
+  TextProgram(const ExplainContext& context, const valijson::Subschema& root);
+  ~TextProgram();
+  TextProgram(const TextProgram&) = delete;
+  TextProgram& operator=(const TextProgram&) = delete;
+
+  // The verdict on `text`, which must be well-formed; `root` is where its value starts
+  // (well_formed_root()). Thread-safe.
+  TextVerdict check(std::string_view text, std::size_t root) const;
+
+ private:
+  std::unique_ptr<TextProgramData> data_;
+};
+
+}  // namespace skillrt::schema::detail
