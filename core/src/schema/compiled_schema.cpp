@@ -2,6 +2,7 @@
 
 #include <skillrt_embedded_schemas.h>
 
+#include <atomic>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -183,6 +184,7 @@ struct CompiledSchema::Impl {
   // failed, which sends every text to the DOM path.
   std::once_flag text_compiled;
   std::unique_ptr<const detail::TextProgram> text_program;
+  std::atomic<const detail::TextProgram*> text_ready{nullptr};
 
   const detail::TextProgram* ensure_text_program() {
     std::call_once(text_compiled, [this] {
@@ -192,6 +194,7 @@ struct CompiledSchema::Impl {
       } catch (const std::exception&) {
         text_program.reset();
       }
+      text_ready.store(text_program.get(), std::memory_order_release);
     });
     return text_program.get();
   }
@@ -294,16 +297,16 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
 }
 
 TextVerdict CompiledSchema::check_text(std::string_view text) const {
-  // nlohmann's lexer takes a NUL byte outside a string for the end of the input, and one inside
-  // a string is an error either way: the text ends at the first one.
-  if (const auto nul = text.find('\0'); nul != std::string_view::npos) text = text.substr(0, nul);
-  thread_local std::vector<std::uint8_t> nesting;
-  const std::size_t root = detail::well_formed_root(text, nesting);
+  const std::size_t root = detail::well_formed_root(text);
   if (root == detail::kNoPosition) return TextVerdict::kMalformed;
-  // As is_valid(): a deferred schema that does not build accepts nothing.
-  if (!impl_->ensure_built()) return TextVerdict::kInvalid;
-  const detail::TextProgram* program = impl_->ensure_text_program();
-  if (program == nullptr) return TextVerdict::kUnsupported;
+  // After the first call only an atomic load stands before the program.
+  const detail::TextProgram* program = impl_->text_ready.load(std::memory_order_acquire);
+  if (program == nullptr) {
+    // As is_valid(): a deferred schema that does not build accepts nothing.
+    if (!impl_->ensure_built()) return TextVerdict::kInvalid;
+    program = impl_->ensure_text_program();
+    if (program == nullptr) return TextVerdict::kUnsupported;
+  }
   return program->check(text, root);
 }
 

@@ -178,6 +178,42 @@ TEST_CASE("check_text gives up only where the DOM is needed", "[schema][text]") 
   CHECK(constant->check_text("{\"a\": 1") == TextVerdict::kMalformed);
 }
 
+TEST_CASE("check_text agrees with the DOM on deep nesting", "[schema][text]") {
+  // 64 levels fit the scanner's word of open containers, 256 the walker's depth bound.
+  const std::vector<std::shared_ptr<const CompiledSchema>> schemas = {
+      compile(json::parse(R"({"items": {"$ref": "#"}, "properties": {"a": {"$ref": "#"}}})")),
+      compile(json::parse(R"({"type": ["array", "object"]})")),
+  };
+  Tally tally;
+  for (const std::size_t n : {1, 63, 64, 65, 127, 128, 129, 255, 256, 257, 300}) {
+    std::string arrays = std::string(n, '[') + std::string(n, ']');
+    std::string mixed;
+    std::string closers;
+    for (std::size_t i = 0; i < n; ++i) {
+      mixed += i % 3 == 0 ? "{\"a\":" : "[";
+      closers.insert(closers.begin(), i % 3 == 0 ? '}' : ']');
+    }
+    const std::string valid_mixed = mixed + "1" + closers;
+    std::vector<std::string> texts = {arrays, valid_mixed, arrays.substr(1), arrays + "]"};
+    // One closer of the wrong kind, at the innermost, the 64th and the outermost level.
+    for (const std::size_t level : {std::size_t{0}, std::size_t{63}, n - 1}) {
+      if (level >= n) continue;
+      std::string wrong = closers;
+      wrong[level] = wrong[level] == '}' ? ']' : '}';
+      texts.push_back(mixed + "1" + wrong);
+    }
+    for (const auto& schema : schemas) {
+      for (const auto& text : texts) tally.compare(*schema, text, "depth " + std::to_string(n));
+    }
+  }
+  INFO(tally.report());
+  CHECK(tally.disagreements.empty());
+  CHECK(tally.unsupported == 0);
+  CHECK(tally.valid > 0);
+  CHECK(tally.invalid > 0);
+  CHECK(tally.malformed > 0);
+}
+
 TEST_CASE("check_text on a deferred schema that does not build", "[schema][text]") {
   const auto broken = CompiledSchema::defer(json::parse(R"({"$ref": "#/definitions/none"})"));
   CHECK(broken->check_text("{}") == TextVerdict::kInvalid);

@@ -1,5 +1,6 @@
 #include "schema/detail/json_text.hpp"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -8,15 +9,62 @@
 namespace skillrt::schema::detail {
 namespace {
 
-constexpr std::uint8_t kInObject = 1;
-constexpr std::uint8_t kInArray = 2;
-
 // Past the end reads as a byte no range accepts, so that truncated text fails every check.
 unsigned byte_at(std::string_view s, std::size_t i) {
   return i < s.size() ? static_cast<unsigned char>(s[i]) : 0x100U;
 }
 
 bool in_range(unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; }
+
+// Eight bytes at a time: a byte-by-byte loop whose step depends on the byte just read runs at
+// the latency of a load per byte, which made string scanning most of a check's time.
+constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+
+std::uint64_t load8(const char* p) {
+  std::uint64_t word = 0;
+  std::memcpy(&word, p, sizeof word);
+  return word;
+}
+
+// High bit set in each byte equal to `b`; the lowest one marks the first match exactly.
+std::uint64_t bytes_equal(std::uint64_t word, unsigned char b) {
+  const std::uint64_t x = word ^ (kOnes * b);
+  return (x - kOnes) & ~x & kHighs;
+}
+
+// High bit set in each byte below `n` (n <= 128); the lowest one is exact.
+std::uint64_t bytes_below(std::uint64_t word, unsigned char n) {
+  return (word - kOnes * n) & ~word & kHighs;
+}
+
+// Index of the byte that the lowest set high bit marks (little-endian loads).
+std::size_t first_marked(std::uint64_t mask) {
+  if constexpr (std::endian::native == std::endian::little) {
+    return static_cast<std::size_t>(std::countr_zero(mask)) / 8;
+  } else {
+    return static_cast<std::size_t>(std::countl_zero(mask)) / 8;
+  }
+}
+
+// From `pos`, the first byte that is a quote or a backslash, or (when `strict`) a control
+// character or a non-ASCII byte; the size of `s` when there is none.
+[[gnu::always_inline]] inline std::size_t next_special(std::string_view s, std::size_t pos,
+                                                       bool strict) {
+  while (pos + 8 <= s.size()) {
+    const std::uint64_t word = load8(s.data() + pos);
+    std::uint64_t mask = bytes_equal(word, '"') | bytes_equal(word, '\\');
+    if (strict) mask |= (word & kHighs) | bytes_below(word, 0x20);
+    if (mask != 0) return pos + first_marked(mask);
+    pos += 8;
+  }
+  while (pos < s.size()) {
+    const auto c = static_cast<unsigned char>(s[pos]);
+    if (c == '"' || c == '\\' || (strict && (c < 0x20 || c >= 0x80))) return pos;
+    ++pos;
+  }
+  return pos;
+}
 
 int hex_digit(unsigned c) {
   if (c >= '0' && c <= '9') return static_cast<int>(c - '0');
@@ -61,12 +109,9 @@ std::size_t skip_utf8(std::string_view s, std::size_t pos) {
 // `pos` is after the opening quote; returns the position after the closing one.
 std::size_t check_string(std::string_view s, std::size_t pos) {
   for (;;) {
+    pos = next_special(s, pos, true);
     const unsigned c = byte_at(s, pos);
     if (c == '"') return pos + 1;
-    if (c >= 0x20 && c < 0x80 && c != '\\') {
-      ++pos;
-      continue;
-    }
     if (c < 0x20 || c == 0x100U) return kNoPosition;
     if (c >= 0x80) {
       pos = skip_utf8(s, pos);
@@ -179,8 +224,12 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 }  // namespace
 
-std::size_t well_formed_root(std::string_view text, std::vector<std::uint8_t>& stack) {
-  stack.clear();
+std::size_t well_formed_root(std::string_view text) {
+  // Which containers are open, one bit each (set for an object): the innermost 64 in a word,
+  // deeper ones in a vector reused from call to call.
+  thread_local std::vector<std::uint64_t> spilled;
+  std::uint64_t open = 0;
+  std::size_t depth = 0;
   std::size_t pos = 0;
   // nlohmann skips a byte order mark, and only a whole one, before anything else.
   if (byte_at(text, 0) == 0xEF) {
@@ -207,7 +256,12 @@ std::size_t well_formed_root(std::string_view text, std::vector<std::uint8_t>& s
         if (byte_at(text, pos) == (c == '{' ? '}' : ']')) {
           ++pos;
         } else {
-          stack.push_back(c == '{' ? kInObject : kInArray);
+          if (depth > 0 && depth % 64 == 0) {
+            if (depth == 64) spilled.clear();
+            spilled.push_back(open);
+          }
+          open = (open << 1) | (c == '{' ? 1U : 0U);
+          ++depth;
           expect = c == '{' ? Expect::kKey : Expect::kValue;
           continue;
         }
@@ -228,16 +282,21 @@ std::size_t well_formed_root(std::string_view text, std::vector<std::uint8_t>& s
       expect = Expect::kAfter;
     }
     pos = skip_space(text, pos);
-    if (stack.empty()) return pos == text.size() ? root : kNoPosition;
+    if (depth == 0) return pos == text.size() || text[pos] == '\0' ? root : kNoPosition;
     const unsigned c = byte_at(text, pos);
-    const bool in_object = stack.back() == kInObject;
+    const bool in_object = (open & 1U) != 0;
     if (c == ',') {
       pos = skip_space(text, pos + 1);
       expect = in_object ? Expect::kKey : Expect::kValue;
       continue;
     }
     if (c != (in_object ? '}' : ']')) return kNoPosition;
-    stack.pop_back();
+    open >>= 1;
+    --depth;
+    if (depth > 0 && depth % 64 == 0) {
+      open = spilled.back();
+      spilled.pop_back();
+    }
     ++pos;
   }
 }
@@ -246,14 +305,10 @@ std::size_t skip_string(std::string_view text, std::size_t pos, bool& escaped) {
   escaped = false;
   ++pos;
   for (;;) {
-    const char c = text[pos];
-    if (c == '"') return pos + 1;
-    if (c == '\\') {
-      escaped = true;
-      pos += 2;
-      continue;
-    }
-    ++pos;
+    pos = next_special(text, pos, false);
+    if (text[pos] == '"') return pos + 1;
+    escaped = true;
+    pos += 2;
   }
 }
 

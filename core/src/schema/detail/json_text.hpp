@@ -17,8 +17,8 @@ namespace skillrt::schema::detail {
 inline constexpr std::size_t kNoPosition = static_cast<std::size_t>(-1);
 
 // Where the root value starts, or kNoPosition when nlohmann::json::parse(text) would throw.
-// `stack` is scratch space for the nesting (kept by the caller so that it is reused).
-std::size_t well_formed_root(std::string_view text, std::vector<std::uint8_t>& stack);
+// Like nlohmann's lexer it takes a NUL byte outside a string for the end of the text.
+std::size_t well_formed_root(std::string_view text);
 
 inline bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 

@@ -446,8 +446,22 @@ struct Member {
   std::size_t key_offset = 0;  // into the text, or into the key arena when escaped
   std::size_t key_length = 0;
   std::size_t value_pos = 0;
+  std::size_t value_end = 0;
   bool escaped = false;
-  bool superseded = false;  // a later member has the same key; nlohmann keeps the last
+  bool value_escaped = false;  // when the value is a string
+  bool superseded = false;     // a later member has the same key; nlohmann keeps the last
+};
+
+enum class ScalarKind : std::uint8_t { kObject, kArray, kString, kBoolean, kNull, kNumber };
+
+// An array item as uniqueItems compares it.
+struct Scalar {
+  ScalarKind kind = ScalarKind::kNull;
+  bool truth = false;
+  bool decoded = false;    // the string lives in Scratch::other, not in the text
+  std::size_t offset = 0;  // of a string
+  std::size_t length = 0;
+  JsonNumber number;
 };
 
 // Per-thread buffers, so that a check allocates only while they grow.
@@ -455,9 +469,8 @@ struct Scratch {
   std::vector<Member> members;  // a stack: each object's members above its parent's
   std::string keys;             // decoded escaped keys, same discipline
   std::string text;             // the decoded string a keyword is looking at
-  std::string other;            // the second string of a uniqueItems comparison
-  std::vector<std::size_t> items;
-  std::vector<std::uint8_t> nesting;
+  std::string other;            // decoded escaped strings of uniqueItems
+  std::vector<Scalar> items;
   std::vector<std::pair<std::string_view, std::size_t>> sorted;
 };
 
@@ -503,8 +516,28 @@ class Evaluator {
     const std::size_t keys = scratch_.keys.size();
     Value value(pos, text_[pos]);
     const bool ok = check(id, value, depth);
-    scratch_.members.resize(members);
-    scratch_.keys.resize(keys);
+    release(members, keys);
+    return ok;
+  }
+
+  // Drops what a value pushed onto the member and key stacks; most push nothing.
+  void release(std::size_t members, std::size_t keys) {
+    if (scratch_.members.size() != members) scratch_.members.resize(members);
+    if (scratch_.keys.size() != keys) scratch_.keys.resize(keys);
+  }
+
+  // A member's value, with what listing the members already learned about a string.
+  bool check_member(int id, const Member& member, int depth) {
+    const std::size_t members = scratch_.members.size();
+    const std::size_t keys = scratch_.keys.size();
+    Value value(member.value_pos, text_[member.value_pos]);
+    if (value.is_string()) {
+      value.raw = text_.substr(member.value_pos + 1, member.value_end - member.value_pos - 2);
+      value.escaped = member.value_escaped;
+      value.string_ready = true;
+    }
+    const bool ok = check(id, value, depth);
+    release(members, keys);
     return ok;
   }
 
@@ -733,7 +766,13 @@ class Evaluator {
         }
         pos = skip_space(text_, skip_space(text_, end) + 1);
         member.value_pos = pos;
-        pos = skip_space(text_, skip_value(text_, pos));
+        if (text_[pos] == '"') {
+          pos = skip_string(text_, pos, member.value_escaped);
+        } else {
+          pos = skip_value(text_, pos);
+        }
+        member.value_end = pos;
+        pos = skip_space(text_, pos);
         members.push_back(member);
         if (text_[pos] != ',') break;
         pos = skip_space(text_, pos + 1);
@@ -751,7 +790,7 @@ class Evaluator {
     if (n <= kPairwiseLimit) {
       for (std::size_t i = value.first; i < value.last; ++i) {
         for (std::size_t j = i + 1; j < value.last; ++j) {
-          if (key(members[i]) == key(members[j])) {
+          if (same_bytes(key(members[i]), key(members[j]))) {
             members[i].superseded = true;
             --value.distinct;
             break;
@@ -773,6 +812,15 @@ class Evaluator {
     }
   }
 
+  // Keys are short: comparing them inline beats a call to memcmp.
+  static bool same_bytes(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (a[i] != b[i]) return false;
+    }
+    return true;
+  }
+
   std::string_view key(const Member& member) const {
     if (member.escaped) {
       return std::string_view(scratch_.keys).substr(member.key_offset, member.key_length);
@@ -784,7 +832,7 @@ class Evaluator {
   std::size_t find_member(const Value& value, std::string_view name) const {
     for (std::size_t i = value.first; i < value.last; ++i) {
       const Member& member = scratch_.members[i];
-      if (!member.superseded && key(member) == name) return i;
+      if (!member.superseded && same_bytes(key(member), name)) return i;
     }
     return kNoPosition;
   }
@@ -801,7 +849,8 @@ class Evaluator {
       const std::size_t index = find_member(value, name);
       if (index == kNoPosition) continue;
       ++declared;
-      if (!check_at(child, scratch_.members[index].value_pos, depth + 1)) return false;
+      const Member member = scratch_.members[index];
+      if (!check_member(child, member, depth + 1)) return false;
     }
     if (step.pattern_properties.empty() && declared == value.distinct) return true;
     // The walker visits the members in key order and stops at the first failure; visiting all
@@ -809,17 +858,16 @@ class Evaluator {
     bool ok = true;
     for (std::size_t i = value.first; i < value.last; ++i) {
       if (scratch_.members[i].superseded) continue;
-      const std::size_t value_pos = scratch_.members[i].value_pos;
-      bool matched =
-          std::any_of(step.properties.begin(), step.properties.end(),
-                      [&](const auto& p) { return key(scratch_.members[i]) == p.first; });
+      const Member member = scratch_.members[i];
+      bool matched = std::any_of(step.properties.begin(), step.properties.end(),
+                                 [&](const auto& p) { return same_bytes(key(member), p.first); });
       for (const auto& [regex, child] : step.pattern_properties) {
         if (!search(*regex, key(scratch_.members[i]))) continue;
         matched = true;
-        ok = check_at(child, value_pos, depth + 1) && ok;
+        ok = check_member(child, member, depth + 1) && ok;
       }
       if (matched) continue;
-      ok = step.additional != kNone && check_at(step.additional, value_pos, depth + 1) && ok;
+      ok = step.additional != kNone && check_member(step.additional, member, depth + 1) && ok;
     }
     return ok;
   }
@@ -853,79 +901,94 @@ class Evaluator {
     return ok;
   }
 
-  // Pairwise, as the walker compares; items that are objects or arrays of the same kind would
-  // need a structural comparison and leave the text path.
+  // Pairwise on items read once, as the walker compares; items that are objects or arrays of
+  // the same kind would need a structural comparison and leave the text path.
   bool unique_items(const Value& value) {
     if (!value.is_array()) return true;
     auto& items = scratch_.items;
+    auto& strings = scratch_.other;
     items.clear();
+    strings.clear();
     for_each_item(value, [&](std::size_t pos) {
-      items.push_back(pos);
+      Scalar item;
+      item.kind = kind_class(text_[pos]);
+      if (item.kind == ScalarKind::kString) {
+        bool escaped = false;
+        const std::size_t end = skip_string(text_, pos, escaped);
+        const std::string_view raw = text_.substr(pos + 1, end - pos - 2);
+        item.decoded = escaped;
+        if (escaped) {
+          item.offset = strings.size();
+          decode_string(raw, strings);
+          item.length = strings.size() - item.offset;
+        } else {
+          item.offset = pos + 1;
+          item.length = raw.size();
+        }
+      } else if (item.kind == ScalarKind::kNumber) {
+        std::size_t end = 0;
+        item.number = read_number(text_, pos, end);
+      } else if (item.kind == ScalarKind::kBoolean) {
+        item.truth = text_[pos] == 't';
+      }
+      items.push_back(item);
       return true;
     });
     for (std::size_t j = 1; j < items.size(); ++j) {
       for (std::size_t i = 0; i < j; ++i) {
-        if (same_scalar(items[i], items[j])) return false;
+        if (same(items[i], items[j])) return false;
       }
     }
     return true;
   }
 
-  static int kind_class(char first) {
+  static ScalarKind kind_class(char first) {
     switch (first) {
       case '{':
-        return 0;
+        return ScalarKind::kObject;
       case '[':
-        return 1;
+        return ScalarKind::kArray;
       case '"':
-        return 2;
+        return ScalarKind::kString;
       case 't':
       case 'f':
-        return 3;
+        return ScalarKind::kBoolean;
       case 'n':
-        return 4;
+        return ScalarKind::kNull;
       default:
-        return 5;
+        return ScalarKind::kNumber;
     }
   }
 
-  bool same_scalar(std::size_t a, std::size_t b) {
-    const char first_a = text_[a];
-    const char first_b = text_[b];
-    if (kind_class(first_a) != kind_class(first_b)) return false;
-    switch (first_a) {
-      case '{':
-      case '[':
+  std::string_view text_of(const Scalar& item) const {
+    return item.decoded ? std::string_view(scratch_.other).substr(item.offset, item.length)
+                        : text_.substr(item.offset, item.length);
+  }
+
+  bool same(const Scalar& a, const Scalar& b) const {
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+      case ScalarKind::kObject:
+      case ScalarKind::kArray:
         throw GiveUp{};
-      case 't':
-      case 'f':
-        return first_a == first_b;
-      case 'n':
+      case ScalarKind::kString:
+        return text_of(a) == text_of(b);
+      case ScalarKind::kBoolean:
+        return a.truth == b.truth;
+      case ScalarKind::kNull:
         return true;
-      case '"': {
-        bool escaped_a = false;
-        bool escaped_b = false;
-        const std::size_t end_a = skip_string(text_, a, escaped_a);
-        const std::size_t end_b = skip_string(text_, b, escaped_b);
-        const std::string_view raw_a = text_.substr(a + 1, end_a - a - 2);
-        const std::string_view raw_b = text_.substr(b + 1, end_b - b - 2);
-        if (!escaped_a && !escaped_b) return raw_a == raw_b;
-        scratch_.text.clear();
-        scratch_.other.clear();
-        decode_string(raw_a, scratch_.text);
-        decode_string(raw_b, scratch_.other);
-        return scratch_.text == scratch_.other;
-      }
-      default:
+      case ScalarKind::kNumber:
         break;
     }
-    std::size_t end = 0;
-    const JsonNumber x = read_number(text_, a, end);
-    const JsonNumber y = read_number(text_, b, end);
-    if (x.kind == JsonNumber::Kind::kFloat || y.kind == JsonNumber::Kind::kFloat) {
-      return x.as_double() == y.as_double();
+    const JsonNumber& x = a.number;
+    const JsonNumber& y = b.number;
+    if (x.kind != y.kind || x.kind == JsonNumber::Kind::kFloat) {
+      if (x.kind == JsonNumber::Kind::kFloat || y.kind == JsonNumber::Kind::kFloat) {
+        return x.as_double() == y.as_double();
+      }
+      return x.as_json() == y.as_json();
     }
-    return x.as_json() == y.as_json();
+    return x.kind == JsonNumber::Kind::kSigned ? x.i == y.i : x.u == y.u;
   }
 
   // Calls visit(position) for each item until it returns false.
