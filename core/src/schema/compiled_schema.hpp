@@ -60,9 +60,9 @@ class CompiledSchema {
   // nlohmann::json::parse(text) would throw; otherwise kValid/kInvalid equal to
   // is_valid(nlohmann::json::parse(text)). kUnsupported when this schema (or this text, e.g. an
   // object with a duplicate key) needs the DOM path: the caller then parses and calls is_valid().
-  // Here that happens only where uniqueItems compares two objects or two arrays, where enum or
-  // const holds an object or array and the value is one too, or where a pattern gives up
-  // (std::regex throws) inside anyOf/oneOf/not/if/contains. Thread-safe.
+  // Here that happens only where a pattern gives up (std::regex throws) inside
+  // anyOf/oneOf/not/if/contains, or where enum, const or uniqueItems compare objects or arrays
+  // nested more than 512 levels deep. Thread-safe.
   TextVerdict check_text(std::string_view text) const;
 
   // valijson's own visitor on the same compiled schema: the reference the conformance test

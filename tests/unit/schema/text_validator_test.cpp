@@ -165,15 +165,24 @@ TEST_CASE("check_text classifies numbers as nlohmann and the walker do", "[schem
   CHECK(one->check_text("\"\\u0061\"") == TextVerdict::kValid);
 }
 
-TEST_CASE("check_text gives up only where the DOM is needed", "[schema][text]") {
+TEST_CASE("check_text compares objects and arrays as the walker does", "[schema][text]") {
   const auto unique = compile(json::parse(R"({"uniqueItems": true})"));
   CHECK(unique->check_text("[1, 1.0]") == TextVerdict::kInvalid);
   CHECK(unique->check_text("[\"a\", \"\\u0061\"]") == TextVerdict::kInvalid);
   CHECK(unique->check_text("[1, \"1\", true, null]") == TextVerdict::kValid);
-  CHECK(unique->check_text("[{}, {}]") == TextVerdict::kUnsupported);
+  CHECK(unique->check_text("[{}, {}]") == TextVerdict::kInvalid);
   CHECK(unique->check_text("[{}, []]") == TextVerdict::kValid);
-  const auto constant = compile(json::parse(R"({"const": {"a": 1}})"));
-  CHECK(constant->check_text("{\"a\": 1}") == TextVerdict::kUnsupported);
+  CHECK(unique->check_text(R"([{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}])") ==
+        TextVerdict::kInvalid);
+  CHECK(unique->check_text(R"([{"a": 1, "a": 2}, {"a": 2}])") == TextVerdict::kInvalid);
+  CHECK(unique->check_text(R"([{"a": 1, "a": 2}, {"a": 1}])") == TextVerdict::kValid);
+  CHECK(unique->check_text(R"([[1, 2], [1, 2, 3]])") == TextVerdict::kValid);
+  const auto constant = compile(json::parse(R"({"const": {"a": [1, {"b": null}]}})"));
+  CHECK(constant->check_text(R"({"a": [1.0, {"b": null}]})") == TextVerdict::kValid);
+  CHECK(constant->check_text(R"({"a": [1, {"b": null}], "c": 1})") == TextVerdict::kInvalid);
+  CHECK(constant->check_text(R"({"a": [1, {"b": null}], "a": 2})") == TextVerdict::kInvalid);
+  CHECK(constant->check_text(R"({"a": 2, "a": [1, {"b": null}]})") == TextVerdict::kValid);
+  CHECK(constant->check_text(R"({"a": [1, {"b": null}, 3]})") == TextVerdict::kInvalid);
   CHECK(constant->check_text("[1]") == TextVerdict::kInvalid);
   CHECK(constant->check_text("{\"a\": 1") == TextVerdict::kMalformed);
 }
@@ -265,8 +274,8 @@ TEST_CASE("check_text agrees with the DOM on the draft-07 test suite", "[schema]
   CHECK(tally.disagreements.empty());
   CHECK(tally.malformed == 0);
   CHECK(instances > 500);
-  // Only uniqueItems and enum/const over objects and arrays fall back: 15 of 566 instances.
-  CHECK(tally.unsupported * 30 < tally.compared);
+  // Nothing in the suite needs the DOM.
+  CHECK(tally.unsupported == 0);
 }
 
 namespace {
@@ -793,5 +802,5 @@ TEST_CASE("check_text agrees with the DOM on random texts and schemas", "[schema
   CHECK(tally.malformed > tally.compared / 10);
   CHECK(tally.valid > tally.compared / 10);
   CHECK(tally.invalid > tally.compared / 10);
-  CHECK(tally.unsupported * 20 < tally.compared);
+  CHECK(tally.unsupported == 0);
 }

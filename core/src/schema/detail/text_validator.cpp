@@ -30,6 +30,10 @@ constexpr int kMaxDepth = 256;
 // means false, as a null subschema does in valijson's tree.
 constexpr int kNone = -1;
 
+// How deep enum, const and uniqueItems compare objects and arrays before leaving the text
+// path, so that a hostile text cannot exhaust the stack.
+constexpr int kMaxCompareDepth = 512;
+
 // Objects up to this size are checked for repeated keys pairwise; larger ones are sorted.
 constexpr std::size_t kPairwiseLimit = 48;
 
@@ -457,6 +461,7 @@ enum class ScalarKind : std::uint8_t { kObject, kArray, kString, kBoolean, kNull
 // An array item as uniqueItems compares it.
 struct Scalar {
   ScalarKind kind = ScalarKind::kNull;
+  std::size_t pos = 0;
   bool truth = false;
   bool decoded = false;    // the string lives in Scratch::other, not in the text
   std::size_t offset = 0;  // of a string
@@ -709,13 +714,7 @@ class Evaluator {
   // The walker's equality (explainer.cpp): numbers compare as doubles when either is a double,
   // otherwise as nlohmann compares integers; other types must match exactly.
   bool equals(Value& value, const Json& expected) {
-    if (value.is_object() || value.is_array()) {
-      if ((value.is_object() && expected.is_object()) ||
-          (value.is_array() && expected.is_array())) {
-        throw GiveUp{};
-      }
-      return false;
-    }
+    if (value.is_object() || value.is_array()) return equal_json(value.pos, expected, 0);
     switch (value.kind) {
       case '"':
         return expected.is_string() && decoded(value) == expected.get_ref<const std::string&>();
@@ -733,6 +732,40 @@ class Evaluator {
       return n.as_double() == expected.get<double>();
     }
     return n.as_json() == expected;
+  }
+
+  // Structural equality of the value at `pos` with `expected`, objects compared by their
+  // distinct keys with the last of repeated ones, as the DOM holds them.
+  bool equal_json(std::size_t pos, const Json& expected, int depth) {
+    if (depth > kMaxCompareDepth) throw GiveUp{};
+    Value value(pos, text_[pos]);
+    if (value.is_array()) {
+      if (!expected.is_array()) return false;
+      std::size_t index = 0;
+      bool same = true;
+      for_each_item(pos, [&](std::size_t item) {
+        same = index < expected.size() && equal_json(item, expected[index], depth + 1);
+        ++index;
+        return same;
+      });
+      return same && index == expected.size();
+    }
+    if (value.is_object()) {
+      if (!expected.is_object()) return false;
+      const std::size_t members = scratch_.members.size();
+      const std::size_t keys = scratch_.keys.size();
+      collect_members(value);
+      bool same = value.distinct == expected.size();
+      for (std::size_t i = value.first; same && i < value.last; ++i) {
+        const Member member = scratch_.members[i];
+        if (member.superseded) continue;
+        const auto it = expected.find(key(member));
+        same = it != expected.end() && equal_json(member.value_pos, *it, depth + 1);
+      }
+      release(members, keys);
+      return same;
+    }
+    return equals(value, expected);
   }
 
   bool in_enum(Value& value, const Json& values) {
@@ -909,8 +942,9 @@ class Evaluator {
     auto& strings = scratch_.other;
     items.clear();
     strings.clear();
-    for_each_item(value, [&](std::size_t pos) {
+    for_each_item(value.pos, [&](std::size_t pos) {
       Scalar item;
+      item.pos = pos;
       item.kind = kind_class(text_[pos]);
       if (item.kind == ScalarKind::kString) {
         bool escaped = false;
@@ -942,6 +976,82 @@ class Evaluator {
     return true;
   }
 
+  // Structural equality of two values of the text, as the walker compares two items.
+  bool equal_texts(std::size_t a, std::size_t b, int depth) {
+    if (depth > kMaxCompareDepth) throw GiveUp{};
+    const ScalarKind kind = kind_class(text_[a]);
+    if (kind != kind_class(text_[b])) return false;
+    if (kind == ScalarKind::kArray) {
+      std::size_t x = first_item(a);
+      std::size_t y = first_item(b);
+      while (x != kNoPosition && y != kNoPosition) {
+        if (!equal_texts(x, y, depth + 1)) return false;
+        x = next_item(x);
+        y = next_item(y);
+      }
+      return x == y;
+    }
+    if (kind == ScalarKind::kObject) {
+      const std::size_t members = scratch_.members.size();
+      const std::size_t keys = scratch_.keys.size();
+      Value left(a, text_[a]);
+      Value right(b, text_[b]);
+      collect_members(left);
+      collect_members(right);
+      bool same = left.distinct == right.distinct;
+      for (std::size_t i = left.first; same && i < left.last; ++i) {
+        const Member member = scratch_.members[i];
+        if (member.superseded) continue;
+        const std::size_t other = find_member(right, key(member));
+        same = other != kNoPosition &&
+               equal_texts(member.value_pos, scratch_.members[other].value_pos, depth + 1);
+      }
+      release(members, keys);
+      return same;
+    }
+    Value left(a, text_[a]);
+    Value right(b, text_[b]);
+    return same_scalar(left, right);
+  }
+
+  bool same_scalar(Value& a, Value& b) {
+    switch (a.kind) {
+      case '"': {
+        load_string(a);
+        load_string(b);
+        if (!a.escaped && !b.escaped) return a.raw == b.raw;
+        std::string left;
+        std::string right;
+        decode_string(a.raw, left);
+        decode_string(b.raw, right);
+        return left == right;
+      }
+      case 't':
+      case 'f':
+        return a.kind == b.kind;
+      case 'n':
+        return true;
+      default:
+        break;
+    }
+    const JsonNumber& x = number(a);
+    const JsonNumber& y = number(b);
+    if (x.kind == JsonNumber::Kind::kFloat || y.kind == JsonNumber::Kind::kFloat) {
+      return x.as_double() == y.as_double();
+    }
+    return x.as_json() == y.as_json();
+  }
+
+  std::size_t first_item(std::size_t array) const {
+    const std::size_t pos = skip_space(text_, array + 1);
+    return text_[pos] == ']' ? kNoPosition : pos;
+  }
+
+  std::size_t next_item(std::size_t item) const {
+    const std::size_t pos = skip_space(text_, skip_value(text_, item));
+    return text_[pos] == ',' ? skip_space(text_, pos + 1) : kNoPosition;
+  }
+
   static ScalarKind kind_class(char first) {
     switch (first) {
       case '{':
@@ -965,12 +1075,12 @@ class Evaluator {
                         : text_.substr(item.offset, item.length);
   }
 
-  bool same(const Scalar& a, const Scalar& b) const {
+  bool same(const Scalar& a, const Scalar& b) {
     if (a.kind != b.kind) return false;
     switch (a.kind) {
       case ScalarKind::kObject:
       case ScalarKind::kArray:
-        throw GiveUp{};
+        return equal_texts(a.pos, b.pos, 0);
       case ScalarKind::kString:
         return text_of(a) == text_of(b);
       case ScalarKind::kBoolean:
@@ -993,8 +1103,8 @@ class Evaluator {
 
   // Calls visit(position) for each item until it returns false.
   template <typename Visit>
-  void for_each_item(const Value& value, Visit visit) {
-    std::size_t pos = skip_space(text_, value.pos + 1);
+  void for_each_item(std::size_t array, Visit visit) {
+    std::size_t pos = skip_space(text_, array + 1);
     if (text_[pos] == ']') return;
     for (;;) {
       if (!visit(pos)) return;
@@ -1007,7 +1117,7 @@ class Evaluator {
   std::size_t item_count(Value& value) {
     if (!value.items_ready) {
       std::size_t n = 0;
-      for_each_item(value, [&](std::size_t) {
+      for_each_item(value.pos, [&](std::size_t) {
         ++n;
         return true;
       });
@@ -1020,7 +1130,7 @@ class Evaluator {
   bool items(const Step& step, Value& value, int depth) {
     if (!value.is_array()) return true;
     bool ok = true;
-    for_each_item(value, [&](std::size_t pos) {
+    for_each_item(value.pos, [&](std::size_t pos) {
       ok = check_at(step.child, pos, depth + 1) && ok;
       return true;
     });
@@ -1031,7 +1141,7 @@ class Evaluator {
     if (!value.is_array()) return true;
     bool ok = true;
     std::size_t index = 0;
-    for_each_item(value, [&](std::size_t pos) {
+    for_each_item(value.pos, [&](std::size_t pos) {
       if (index < step.children.size()) {
         ok = check_at(step.children[index], pos, depth + 1) && ok;
       } else if (step.additional == kNone) {
@@ -1050,7 +1160,7 @@ class Evaluator {
     if (!value.is_array()) return true;
     bool found = false;
     ++speculative_;
-    for_each_item(value, [&](std::size_t pos) {
+    for_each_item(value.pos, [&](std::size_t pos) {
       found = check_at(step.child, pos, depth);
       return !found;
     });

@@ -2,10 +2,11 @@
 //
 // The program is compiled from the same valijson constraint tree the host's walker (conforms()
 // in explainer.cpp) visits, and each step mirrors that walker: the same constraints in the same
-// order, the same early exits, the same depth bound, the same comparisons. What cannot be
-// decided exactly from text (uniqueItems comparing two objects or two arrays, enum/const
-// holding objects or arrays when the value is one too, custom constraints) makes the check give
-// up with kUnsupported when it is reached, and the caller falls back on the DOM.
+// order, the same early exits, the same depth bound, the same comparisons. What it cannot
+// decide exactly (a regex that throws inside an alternative, where the walker's evaluation
+// order would matter; comparisons nested past 512 levels; constraints other than the host's)
+// makes the check give up with kUnsupported when it is reached, and the caller falls back on
+// the DOM.
 #pragma once
 
 #include <memory>
