@@ -531,7 +531,7 @@ class Evaluator {
     if (scratch_.keys.size() != keys) scratch_.keys.resize(keys);
   }
 
-  // A member's value, with what listing the members already learned about a string.
+  // A member's or an item's value, with what finding its end already learned about a string.
   bool check_member(int id, const Member& member, int depth) {
     const std::size_t members = scratch_.members.size();
     const std::size_t keys = scratch_.keys.size();
@@ -855,17 +855,18 @@ class Evaluator {
   }
 
   std::string_view key(const Member& member) const {
-    if (member.escaped) {
-      return std::string_view(scratch_.keys).substr(member.key_offset, member.key_length);
-    }
-    return text_.substr(member.key_offset, member.key_length);
+    const char* base = member.escaped ? scratch_.keys.data() : text_.data();
+    return {base + member.key_offset, member.key_length};
   }
 
   // The index of the member nlohmann keeps for `name`, or kNoPosition.
   std::size_t find_member(const Value& value, std::string_view name) const {
+    const Member* members = scratch_.members.data();
     for (std::size_t i = value.first; i < value.last; ++i) {
-      const Member& member = scratch_.members[i];
-      if (!member.superseded && same_bytes(key(member), name)) return i;
+      const Member& member = members[i];
+      // Most keys differ in length from the name: that test alone settles them.
+      if (member.key_length != name.size() || member.superseded) continue;
+      if (same_bytes(key(member), name)) return i;
     }
     return kNoPosition;
   }
@@ -1127,11 +1128,30 @@ class Evaluator {
     return value.items;
   }
 
+  // As for_each_item(), handing over each item as a Member whose end is known, so that a string
+  // item is not scanned a second time.
+  template <typename Visit>
+  void for_each_item_member(std::size_t array, Visit visit) {
+    std::size_t pos = skip_space(text_, array + 1);
+    if (text_[pos] == ']') return;
+    for (;;) {
+      Member item;
+      item.value_pos = pos;
+      pos =
+          text_[pos] == '"' ? skip_string(text_, pos, item.value_escaped) : skip_value(text_, pos);
+      item.value_end = pos;
+      if (!visit(item)) return;
+      pos = skip_space(text_, pos);
+      if (text_[pos] != ',') return;
+      pos = skip_space(text_, pos + 1);
+    }
+  }
+
   bool items(const Step& step, Value& value, int depth) {
     if (!value.is_array()) return true;
     bool ok = true;
-    for_each_item(value.pos, [&](std::size_t pos) {
-      ok = check_at(step.child, pos, depth + 1) && ok;
+    for_each_item_member(value.pos, [&](const Member& item) {
+      ok = check_member(step.child, item, depth + 1) && ok;
       return true;
     });
     return ok;
@@ -1141,14 +1161,14 @@ class Evaluator {
     if (!value.is_array()) return true;
     bool ok = true;
     std::size_t index = 0;
-    for_each_item(value.pos, [&](std::size_t pos) {
+    for_each_item_member(value.pos, [&](const Member& item) {
       if (index < step.children.size()) {
-        ok = check_at(step.children[index], pos, depth + 1) && ok;
+        ok = check_member(step.children[index], item, depth + 1) && ok;
       } else if (step.additional == kNone) {
         ok = false;
         return false;
       } else {
-        ok = check_at(step.additional, pos, depth + 1) && ok;
+        ok = check_member(step.additional, item, depth + 1) && ok;
       }
       ++index;
       return true;
