@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "cli/config_file.hpp"
+#include "cli/detail/indent.hpp"
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
 #include "cli/worker.hpp"
@@ -170,6 +171,7 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
   exec::CallOptions options;
   options.check_only = o.check_only;
+  options.result_text_only = true;
   if (o.timeout_ms > 0) options.timeout = std::chrono::milliseconds(o.timeout_ms);
   options.cancel = exec::make_cancel_flag();
   g_cancel = options.cancel;
@@ -184,7 +186,11 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   aside->restore();
   progress.finish();
   if (!out.ok()) return fail_with(g, exit_code_for(out.code), out.code, out.message, out.violations);
-  const std::string text = out.result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  // A result checked as text (no DOM built for it) is printed by re-indenting that text.
+  const std::string text =
+      out.result.is_null() && !out.result_text.empty()
+          ? detail::indent_json(out.result_text)
+          : out.result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   if (o.output_file.empty()) {
     std::cout << text << "\n";
     return kExitOk;

@@ -87,7 +87,7 @@ Result<nlohmann::json> Executor::route_text(std::string_view text) const {
 
 // Everything before the skill runs: lookup, depth, input validation. Returns an outcome when the
 // call ends there.
-std::optional<Outcome> Executor::prepare(std::string_view name, const nlohmann::json& input,
+std::optional<Outcome> Executor::prepare(std::string_view name, const Input& input,
                                          const CallOptions& options,
                                          std::shared_ptr<const Skill>& skill) const {
   Outcome out;
@@ -106,7 +106,21 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const nlohmann::
                   " reached: " + chain + std::string(name) + "; break the call loop";
     return out;
   }
-  auto violations = skill->input_schema->validate(input);
+  std::vector<schema::Violation> violations;
+  if (input.text.empty()) {
+    violations = skill->input_schema->validate(input.value);
+  } else if (skill->input_schema->check_text(input.text) != schema::TextVerdict::kValid) {
+    // Rejected, or beyond what the text check covers: the DOM decides and phrases the faults.
+    const auto value = nlohmann::json::parse(input.text, nullptr, false);
+    if (value.is_discarded()) {
+      out.code = Code::kInvalidArgument;
+      out.message = "input for skill '" + skill->name +
+                    "' is not valid JSON in UTF-8; send one JSON object (see `skillrt describe " +
+                    skill->name + "`)";
+      return out;
+    }
+    violations = skill->input_schema->validate(value);
+  }
   if (!violations.empty()) {
     out.code = Code::kInvalidArgument;
     out.message = "input for skill '" + skill->name + "' does not match its schema: " +
@@ -121,11 +135,16 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const nlohmann::
   return std::nullopt;
 }
 
-Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlohmann::json& input,
-                            skillrt_call& call) const {
+Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
+                            skillrt_call& call, bool result_text_only) const {
   Outcome out;
   out.skill = skill->name;
-  const std::string text = input.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string dumped;
+  std::string_view text = input.text;
+  if (text.empty()) {
+    dumped = input.value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text = dumped;
+  }
   int32_t rc = SKILLRT_INTERNAL;
   {
     std::unique_lock<std::mutex> serial;
@@ -156,6 +175,11 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const nlo
     out.code = Code::kInternal;
     out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin +
                   "' returned success without a result: a plugin bug, report it to its authors";
+    return out;
+  }
+  if (result_text_only &&
+      skill->output_schema->check_text(call.result) == schema::TextVerdict::kValid) {
+    out.result_text = std::move(call.result);
     return out;
   }
   try {
@@ -213,13 +237,14 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
                               const CallOptions& options) {
   const auto start = Clock::now();
   std::shared_ptr<const Skill> skill;
-  if (auto early = prepare(name, input, options, skill)) {
+  const Input in{input, {}};
+  if (auto early = prepare(name, in, options, skill)) {
     early->elapsed_ms = ms_since(start);
     return *early;
   }
   const auto deadline = deadline_for(*skill, options);
   auto call = make_call(skill, options, deadline);
-  Outcome out = run_skill(skill, input, *call);
+  Outcome out = run_skill(skill, in, *call, options.result_text_only);
   if (call->cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled, nullptr,
                   "call to skill '" + skill->name + "' was cancelled", {}, 0};
@@ -279,6 +304,18 @@ bool Executor::may_run_here(std::string_view name, const CallOptions& options) c
 
 void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome)> done) {
+  start_async(std::move(name), std::move(input), {}, std::move(options), std::move(done));
+}
+
+void Executor::call_async_text(std::string name, std::string input_text, CallOptions options,
+                               std::function<void(Outcome)> done) {
+  if (input_text.empty()) input_text = "{}";
+  start_async(std::move(name), nlohmann::json(), std::move(input_text), std::move(options),
+              std::move(done));
+}
+
+void Executor::start_async(std::string name, nlohmann::json input, std::string input_text,
+                           CallOptions options, std::function<void(Outcome)> done) {
   auto state = std::make_shared<AsyncState>();
   state->done = std::move(done);
   state->watcher = &impl_->watcher;
@@ -288,19 +325,20 @@ void Executor::call_async(std::string name, nlohmann::json input, CallOptions op
     // from then on.
     const bool was_on_pool = tl_on_pool;
     tl_on_pool = true;
-    run_async(state, name, input, options, /*here=*/true);
+    run_async(state, name, Input{input, input_text}, options, /*here=*/true);
     tl_on_pool = was_on_pool;
     return;
   }
-  boost::asio::post(impl_->pool, [this, state, name = std::move(name), input = std::move(input),
-                                  options = std::move(options)]() mutable {
-    tl_on_pool = true;
-    run_async(state, name, input, options, /*here=*/false);
-  });
+  boost::asio::post(impl_->pool,
+                    [this, state, name = std::move(name), input = std::move(input),
+                     input_text = std::move(input_text), options = std::move(options)]() mutable {
+                      tl_on_pool = true;
+                      run_async(state, name, Input{input, input_text}, options, /*here=*/false);
+                    });
 }
 
 void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
-                         const nlohmann::json& input, const CallOptions& options, bool here) {
+                         const Input& input, const CallOptions& options, bool here) {
   std::shared_ptr<const Skill> skill;
   if (auto early = prepare(name, input, options, skill)) {
     state->complete(std::move(*early));
@@ -358,7 +396,7 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::st
       state->timer = watcher.arm(std::min(deadline, budget_end), std::move(overrun));
     }
   }
-  Outcome out = run_skill(skill, input, *call);
+  Outcome out = run_skill(skill, input, *call, options.result_text_only);
   if (call->cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled, nullptr,
                   "call to skill '" + skill->name + "' was cancelled", {}, 0};

@@ -48,6 +48,9 @@ struct CallOptions {
   // called once, from another thread and before `done`, so the caller can get on with other
   // work elsewhere; the skill then runs on the pool until it is quick again.
   std::function<void()> release_caller;
+  // The caller reads Outcome::result_text only: when the output schema can judge the skill's
+  // text without a DOM (schema::CompiledSchema::check_text), Outcome::result is left null.
+  bool result_text_only = false;
 };
 
 // What every call ends with, whichever way it came in.
@@ -91,6 +94,12 @@ class Executor {
   void call_async(std::string skill, nlohmann::json input, CallOptions options,
                   std::function<void(Outcome)> done);
 
+  // call_async() with the input as JSON text: checked against the input schema without a DOM
+  // where the schema allows, and handed to the skill as it is. Text that is not JSON ends the
+  // call with kInvalidArgument.
+  void call_async_text(std::string skill, std::string input_text, CallOptions options,
+                       std::function<void(Outcome)> done);
+
   // What route() from a plugin uses; without one, route() answers kUnavailable.
   void set_router(RouteFn route);
 
@@ -109,13 +118,20 @@ class Executor {
  private:
   struct AsyncState;
   bool may_run_here(std::string_view name, const CallOptions& options) const;
+  // A call's input: the DOM, or (when `text` is not empty) the JSON text of it.
+  struct Input {
+    const nlohmann::json& value;
+    std::string_view text;
+  };
+  void start_async(std::string name, nlohmann::json input, std::string input_text,
+                   CallOptions options, std::function<void(Outcome)> done);
   void run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
-                 const nlohmann::json& input, const CallOptions& options, bool here);
-  std::optional<Outcome> prepare(std::string_view name, const nlohmann::json& input,
+                 const Input& input, const CallOptions& options, bool here);
+  std::optional<Outcome> prepare(std::string_view name, const Input& input,
                                  const CallOptions& options,
                                  std::shared_ptr<const Skill>& skill) const;
-  Outcome run_skill(const std::shared_ptr<const Skill>& skill, const nlohmann::json& input,
-                    skillrt_call& call) const;
+  Outcome run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
+                    skillrt_call& call, bool result_text_only) const;
   std::chrono::steady_clock::time_point deadline_for(const Skill& skill,
                                                      const CallOptions& options) const;
   std::unique_ptr<skillrt_call> make_call(const std::shared_ptr<const Skill>& skill,

@@ -16,6 +16,7 @@
 #include <optional>
 #include <set>
 
+#include "mcp/detail/call_scan.hpp"
 #include "mcp/detail/catalog.hpp"
 #include "mcp/detail/jsonrpc.hpp"
 
@@ -61,6 +62,24 @@ struct InFlight {
   exec::CancelFlag cancel;
   bool cancelled_by_client = false;
 };
+
+// A tools/call request, read from the DOM or straight from the text.
+struct ToolCall {
+  std::string name;
+  json arguments;              // used when arguments_text is empty
+  std::string arguments_text;  // the arguments as JSON text (the text path)
+  json token;                  // progressToken, or null
+  std::optional<std::chrono::milliseconds> timeout;
+};
+
+// Whether a result text may hold a string starting with '/' (written plainly or escaped), that
+// is, may name a report file.
+bool may_name_path(std::string_view text) {
+  for (size_t i = text.find('"'); i != std::string_view::npos; i = text.find('"', i + 1)) {
+    if (i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
+  }
+  return false;
+}
 
 // Serializes a call's notifications and its final answer, so that no progress notification
 // follows the response (a skill past its deadline may still report progress).
@@ -173,7 +192,13 @@ struct Server::Impl {
                         const std::string& id_text);
   std::string read_resource(Session& s, const std::string& id_text, const json& params);
   bool resource_known(Session& s, const std::string& uri);
-  void note_reports(Session& s, const json& result, fs::file_time_type since);
+  bool call_tool_text(const std::shared_ptr<Session>& s, const ToolsCallText& text,
+                      const Reply& reply, const Release& release);
+  // Reads progressToken and the per-call deadline; false after answering a bad one.
+  bool read_meta(const json& meta, ToolCall& call, const std::string& id_text, const Reply& reply);
+  void start_call(const std::shared_ptr<Session>& s, const std::string& id_text, ToolCall call,
+                  const Reply& reply, const Release& release);
+  void note_reports(Session& s, const exec::Outcome& out, fs::file_time_type since);
 };
 
 namespace {
@@ -231,16 +256,21 @@ std::string tool_result(const std::string& tool, const exec::Outcome& out) {
         {"isError", true}};
     return dump(result);
   }
-  // The skill's own text when it is one plain line holding an object (it was parsed and checked
-  // against the output schema already), so the result is not serialized again.
-  const std::string& own = out.result_text;
-  const bool reuse = !own.empty() && own.front() == '{' && own.back() == '}' &&
-                     own.find_first_of("\r\n") == std::string::npos;
-  const std::string text = reuse ? own : dump(out.result);
-  std::string body = R"({"content":[{"type":"text","text":)";
-  body += dump(json(text));
+  // The skill's own text, checked against the output schema already, is used as it is instead
+  // of being serialized again. Valid JSON holds line breaks only as whitespace, so they can turn
+  // into spaces to keep the message on one line.
+  std::string text = out.result_text.empty() ? dump(out.result) : out.result_text;
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  const size_t first = text.find_first_not_of(" \t");
+  const bool object = first != std::string::npos && text[first] == '{';
+  std::string body;
+  body.reserve(2 * text.size() + 80);
+  body += R"({"content":[{"type":"text","text":)";
+  append_quoted(body, text);
   body += "}]";
-  if (out.result.is_object()) {
+  if (object) {
     body += R"(,"structuredContent":)";
     body += text;
   }
@@ -364,6 +394,10 @@ void Server::broadcast_log(std::string_view level, std::string_view logger, std:
 void Server::handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
                     const Release& release) {
   try {
+    // The common request, a tools/call, goes without a DOM of the message.
+    if (const auto call = scan_tools_call(text)) {
+      if (impl_->call_tool_text(session, *call, reply, release)) return;
+    }
     const json msg = json::parse(text, nullptr, false);
     if (msg.is_discarded()) {
       reply(error_message("null", kParseError,
@@ -732,37 +766,69 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
           true);
     return;
   }
-  const std::string name = name_it->get<std::string>();
-  json arguments = params.value("arguments", json::object());
-  if (arguments.is_null()) arguments = json::object();
-  if (!arguments.is_object()) {
+  ToolCall call;
+  call.name = name_it->get<std::string>();
+  call.arguments = params.value("arguments", json::object());
+  if (call.arguments.is_null()) call.arguments = json::object();
+  if (!call.arguments.is_object()) {
     reply(error_message(id_text, kInvalidParams,
-                        "Invalid params: \"arguments\" of tool '" + name + "' must be an object"),
+                        "Invalid params: \"arguments\" of tool '" + call.name +
+                            "' must be an object"),
           true);
     return;
   }
-  json token;
-  std::optional<std::chrono::milliseconds> timeout;
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
-    if (const auto t = meta->find("progressToken"); t != meta->end() && is_valid_id(*t)) token = *t;
-    // The per-call deadline, as `skillrt run --timeout` gives it on the command line; a _meta key
-    // because the arguments belong to the skill's own schema.
-    if (const auto t = meta->find(kTimeoutMetaKey); t != meta->end()) {
-      const bool whole = t->is_number_unsigned() || (t->is_number_integer() && *t > 0);
-      if (!whole || *t < 1 || *t > kMaxTimeoutMs) {
-        reply(error_message(id_text, kInvalidParams,
-                            std::string("Invalid params: _meta \"") + kTimeoutMetaKey +
-                                "\" of tool '" + name +
-                                "' must be a whole number of milliseconds from 1 to " +
-                                std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
-              true);
-        return;
-      }
-      timeout = std::chrono::milliseconds(t->get<int64_t>());
-    }
+    if (!read_meta(*meta, call, id_text, reply)) return;
   }
+  start_call(s, id_text, std::move(call), reply, release);
+}
+
+bool Server::Impl::call_tool_text(const std::shared_ptr<Session>& s, const ToolsCallText& text,
+                                  const Reply& reply, const Release& release) {
+  {
+    std::lock_guard lock(s->mutex);
+    if (!s->initialized) return false;  // the general path refuses it in its own words
+  }
+  const std::string id_text(text.id);
+  ToolCall call;
+  call.name = std::string(text.name);
+  call.arguments_text = text.arguments.empty() ? std::string("{}") : std::string(text.arguments);
+  if (!text.meta.empty()) {
+    // Scanned already, so it parses; _meta is small and rare on the hot path.
+    if (!read_meta(json::parse(text.meta), call, id_text, reply)) return true;
+  }
+  start_call(s, id_text, std::move(call), reply, release);
+  return true;
+}
+
+bool Server::Impl::read_meta(const json& meta, ToolCall& call, const std::string& id_text,
+                             const Reply& reply) {
+  if (const auto t = meta.find("progressToken"); t != meta.end() && is_valid_id(*t)) {
+    call.token = *t;
+  }
+  // The per-call deadline, as `skillrt run --timeout` gives it on the command line; a _meta key
+  // because the arguments belong to the skill's own schema.
+  if (const auto t = meta.find(kTimeoutMetaKey); t != meta.end()) {
+    const bool whole = t->is_number_unsigned() || (t->is_number_integer() && *t > 0);
+    if (!whole || *t < 1 || *t > kMaxTimeoutMs) {
+      reply(error_message(id_text, kInvalidParams,
+                          std::string("Invalid params: _meta \"") + kTimeoutMetaKey +
+                              "\" of tool '" + call.name +
+                              "' must be a whole number of milliseconds from 1 to " +
+                              std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
+            true);
+      return false;
+    }
+    call.timeout = std::chrono::milliseconds(t->get<int64_t>());
+  }
+  return true;
+}
+
+void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::string& id_text,
+                              ToolCall call, const Reply& reply, const Release& release) {
+  const std::string& name = call.name;
   if (const FixtureTool* fixture = catalog.fixture_tool(name)) {
-    run_fixture(*s, *fixture, id_text, token, reply);
+    run_fixture(*s, *fixture, id_text, call.token, reply);
     return;
   }
   if (!executor.registry().find(name)) {
@@ -779,9 +845,10 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
     return;
   }
   exec::CallOptions call_options;
-  call_options.timeout = timeout;
+  call_options.timeout = call.timeout;
   call_options.cancel = exec::make_cancel_flag();
   call_options.release_caller = release;
+  call_options.result_text_only = true;
   {
     std::lock_guard lock(s->mutex);
     if (s->inflight.contains(id_text)) {
@@ -798,9 +865,11 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
       call_options.cancel->store(true);
     }
   }
-  auto stream = std::make_shared<CallStream>();
-  if (!token.is_null()) {
-    call_options.on_progress = [stream, reply, token](const exec::Progress& p) {
+  // Only a call with progress can race its own response; the others need no stream.
+  std::shared_ptr<CallStream> stream;
+  if (!call.token.is_null()) {
+    stream = std::make_shared<CallStream>();
+    call_options.on_progress = [stream, reply, token = call.token](const exec::Progress& p) {
       std::lock_guard lock(stream->mutex);
       // The spec wants progress to increase with every notification.
       if (stream->finished || !(p.done > stream->last_progress)) return;
@@ -812,26 +881,34 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
     };
   }
   const auto started = fs::file_time_type::clock::now();
-  executor.call_async(
-      name, std::move(arguments), std::move(call_options),
-      [this, s, id_text, name, reply, stream, started](exec::Outcome out) {
-        bool drop = false;
-        {
-          std::lock_guard lock(s->mutex);
-          const auto it = s->inflight.find(id_text);
-          drop = it == s->inflight.end() || it->second.cancelled_by_client;
-        }
-        if (!drop && out.ok()) note_reports(*s, out.result, started);
-        {
-          std::lock_guard lock(stream->mutex);
-          stream->finished = true;
-          // No response for a request the client cancelled.
-          reply(drop ? std::string() : result_message(id_text, tool_result(name, out)), true);
-        }
-        std::lock_guard lock(s->mutex);
-        s->inflight.erase(id_text);
-        if (s->inflight.empty()) s->idle.notify_all();
-      });
+  auto done = [this, s, id_text, name, reply, stream, started](exec::Outcome out) {
+    bool drop = false;
+    {
+      std::lock_guard lock(s->mutex);
+      const auto it = s->inflight.find(id_text);
+      drop = it == s->inflight.end() || it->second.cancelled_by_client;
+    }
+    if (!drop && out.ok()) note_reports(*s, out, started);
+    // No response for a request the client cancelled.
+    std::string message = drop ? std::string() : result_message(id_text, tool_result(name, out));
+    if (stream) {
+      std::lock_guard lock(stream->mutex);
+      stream->finished = true;
+      reply(std::move(message), true);
+    } else {
+      reply(std::move(message), true);
+    }
+    std::lock_guard lock(s->mutex);
+    s->inflight.erase(id_text);
+    if (s->inflight.empty()) s->idle.notify_all();
+  };
+  if (!call.arguments_text.empty()) {
+    executor.call_async_text(name, std::move(call.arguments_text), std::move(call_options),
+                             std::move(done));
+  } else {
+    executor.call_async(name, std::move(call.arguments), std::move(call_options),
+                        std::move(done));
+  }
 }
 
 void Server::Impl::run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
@@ -932,9 +1009,18 @@ std::string Server::Impl::read_resource(Session& s, const std::string& id_text,
   return result_message(id_text, dump(json{{"contents", **found}}));
 }
 
-void Server::Impl::note_reports(Session& s, const json& result, fs::file_time_type since) {
+void Server::Impl::note_reports(Session& s, const exec::Outcome& out, fs::file_time_type since) {
   // A report is a file the result names by absolute path and that was written during the call;
   // only such files are readable, never arbitrary paths.
+  json parsed;
+  const json* root = &out.result;
+  if (out.result.is_null()) {
+    // Checked as text only: a result naming no absolute path needs no DOM.
+    if (!may_name_path(out.result_text)) return;
+    parsed = json::parse(out.result_text, nullptr, false);
+    root = &parsed;
+  }
+  const json& result = *root;
   std::vector<fs::path> found;
   size_t scanned = 0;
   std::vector<const json*> stack = {&result};

@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
+#include <vector>
 
 #include "support.hpp"
 
@@ -182,6 +184,56 @@ TEST_CASE("tools/call maps outcomes to results and errors") {
     auto r2 = client.request(req("h", "tools/call", {{"arguments", json::object()}}));
     CHECK(r2["error"]["code"] == -32602);
   }
+}
+
+TEST_CASE("tools/call answers the same read from the text as through the DOM") {
+  // A plain request takes the text path (no DOM of the message); an escaped key ("n\u0061me"
+  // is "name") sends the same request the general way. Both answers must match, id aside.
+  TestHost host;
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"echo", R"({"text":"h\u00e9llo \"quoted\" \\ \t"})"},
+      {"echo", R"({"text":5})"},
+      {"echo", R"({"text":"x","extra":true})"},
+      {"echo", R"({})"},
+      {"fail", R"({"text":"x"})"},
+      {"bad-output", R"({"text":"x"})"},
+      {"ecko", R"({"text":"x"})"},
+  };
+  int n = 0;
+  for (const auto& [tool, arguments] : cases) {
+    const std::string fast_id = "fast-" + std::to_string(n);
+    const std::string slow_id = "slow-" + std::to_string(n++);
+    client.send(R"({"jsonrpc":"2.0","id":")" + fast_id +
+                R"(","method":"tools/call","params":{"name":")" + tool +
+                R"(","arguments":)" + arguments + "}}");
+    client.send(R"({"jsonrpc":"2.0","id":")" + slow_id +
+                R"(","method":"tools/call","params":{"n\u0061me":")" + tool +
+                R"(","arguments":)" + arguments + "}}");
+    json fast = client.wait_for_id(fast_id);
+    json slow = client.wait_for_id(slow_id);
+    INFO(tool << " " << arguments);
+    fast.erase("id");
+    slow.erase("id");
+    CHECK(fast == slow);
+  }
+  // Arguments absent or null are an empty object both ways; _meta is read both ways.
+  client.send(R"({"jsonrpc":"2.0","id":"m1","method":"tools/call","params":{"name":"echo"}})");
+  client.send(R"({"jsonrpc":"2.0","id":"m2","method":"tools/call","params":)"
+              R"({"name":"echo","arguments":null,"_meta":{"skillrt/timeoutMs":0}}})");
+  client.send(R"({"jsonrpc":"2.0","id":"m3","method":"tools/call","params":)"
+              R"({"n\u0061me":"echo","arguments":null,"_meta":{"skillrt/timeoutMs":0}}})");
+  const json m1 = client.wait_for_id("m1");
+  CHECK(m1["result"]["isError"] == true);
+  CHECK(text_content(m1["result"]).find("text") != std::string::npos);
+  json m2 = client.wait_for_id("m2");
+  json m3 = client.wait_for_id("m3");
+  CHECK(m2["error"]["code"] == -32602);
+  m2.erase("id");
+  m3.erase("id");
+  CHECK(m2 == m3);
 }
 
 TEST_CASE("_meta skillrt/timeoutMs sets one call's deadline") {

@@ -19,6 +19,9 @@ inline constexpr int kResourceNotFound = -32002;
 // Serializes without ever throwing: invalid UTF-8 inside strings is replaced.
 std::string dump(const nlohmann::json& value);
 
+// Appends `text` (valid UTF-8) as a JSON string, escaped as dump() escapes it.
+void append_quoted(std::string& out, std::string_view text);
+
 // `id_text` is the id already serialized ("1", "\"abc\"", or "null").
 std::string result_message(std::string_view id_text, std::string_view result_text);
 std::string error_message(std::string_view id_text, int code, std::string_view message,
