@@ -11,6 +11,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "schema/compiled_schema.hpp"
@@ -221,6 +222,32 @@ TEST_CASE("check_text agrees with the DOM on deep nesting", "[schema][text]") {
   CHECK(tally.valid > 0);
   CHECK(tally.invalid > 0);
   CHECK(tally.malformed > 0);
+}
+
+TEST_CASE("check_text compiles its program once under concurrent first use", "[schema][text]") {
+  const auto schema = CompiledSchema::defer(json::parse(R"({
+    "type": "object",
+    "properties": {"n": {"type": "integer", "maximum": 10}, "s": {"type": "string"}},
+    "required": ["n"]
+  })"));
+  const std::vector<std::pair<std::string, TextVerdict>> cases = {
+      {R"({"n": 3, "s": "x"})", TextVerdict::kValid},
+      {R"({"n": 11})", TextVerdict::kInvalid},
+      {R"({"s": "x"})", TextVerdict::kInvalid},
+      {R"({"n": 3,})", TextVerdict::kMalformed},
+  };
+  std::vector<int> wrong(8, 0);
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < wrong.size(); ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 2000; ++i) {
+        const auto& [text, expected] = cases[(t + static_cast<std::size_t>(i)) % cases.size()];
+        if (schema->check_text(text) != expected) ++wrong[t];
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const int w : wrong) CHECK(w == 0);
 }
 
 TEST_CASE("check_text on a deferred schema that does not build", "[schema][text]") {
