@@ -250,6 +250,55 @@ TEST_CASE("check_text compiles its program once under concurrent first use", "[s
   for (const int w : wrong) CHECK(w == 0);
 }
 
+TEST_CASE("check_text agrees with the DOM on long numbers and large objects", "[schema][text]") {
+  Tally tally;
+  const std::vector<std::shared_ptr<const CompiledSchema>> numeric = {
+      compile(json::parse(R"({"type": "integer"})")),
+      compile(json::parse(R"({"maximum": 1e300, "multipleOf": 2})")),
+      compile(json::parse(R"({"enum": [1e308, 100000000000000000000]})")),
+  };
+  // Around the 300 digits below which the scanner needs no strtod, and past a double's range.
+  for (const std::size_t digits : {19, 20, 21, 62, 63, 64, 299, 300, 308, 309, 310, 400}) {
+    const std::string ones(digits, '1');
+    const std::string zeros(digits, '0');
+    for (const std::string& text :
+         {ones, "-" + ones, "1" + zeros, ones + ".5", ones + "e-5", ones + "e-400",
+          "0." + zeros + "1", "0." + zeros + "1e" + std::to_string(digits + 300),
+          "1e" + std::to_string(digits), "-1e-" + std::to_string(digits),
+          "1" + zeros + "e-" + std::to_string(digits)}) {
+      for (const auto& schema : numeric) tally.compare(*schema, text, "number " + text);
+    }
+  }
+  // Objects past the size where repeated keys are found by sorting instead of pairwise.
+  const std::vector<std::shared_ptr<const CompiledSchema>> objects = {
+      compile(json::parse(R"({"maxProperties": 50, "properties": {"k7": {"type": "string"}}})")),
+      compile(json::parse(R"({"minProperties": 50, "additionalProperties": {"type": "integer"}})")),
+  };
+  for (const std::size_t n : {40, 48, 49, 50, 51, 60}) {
+    std::string plain = "{";
+    std::string repeated = "{";
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string key = "k" + std::to_string(i % 45);
+      const std::string separator = i > 0 ? "," : "";
+      plain += separator + "\"k" + std::to_string(i) + "\":" + std::to_string(i);
+      // Every 45th key again, once escaped: the last one must win.
+      repeated += separator +
+                  (i % 2 == 0 ? "\"" + key + "\"" : "\"\\u006b" + key.substr(1) + "\"") + ":" +
+                  (i + 1 == n ? std::string("\"last\"") : std::to_string(i));
+    }
+    for (const auto& schema : objects) {
+      tally.compare(*schema, plain + "}", "plain object of " + std::to_string(n));
+      tally.compare(*schema, repeated + "}", "repeated keys in " + std::to_string(n));
+    }
+  }
+  INFO(tally.report());
+  CHECK(tally.disagreements.empty());
+  CHECK(tally.unsupported == 0);
+  CHECK(tally.malformed > 0);
+  CHECK(tally.valid > 0);
+  CHECK(tally.invalid > 0);
+}
+
 TEST_CASE("check_text on a deferred schema that does not build", "[schema][text]") {
   const auto broken = CompiledSchema::defer(json::parse(R"({"$ref": "#/definitions/none"})"));
   CHECK(broken->check_text("{}") == TextVerdict::kInvalid);

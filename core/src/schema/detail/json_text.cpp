@@ -176,11 +176,9 @@ std::size_t check_number(std::string_view s, std::size_t pos) {
     pos = scan_digits(s, digits);
     if (pos == digits) return kNoPosition;
   }
-  bool has_exponent = false;
   bool negative_exponent = false;
   std::size_t exponent = 0;
   if (byte_at(s, pos) == 'e' || byte_at(s, pos) == 'E') {
-    has_exponent = true;
     ++pos;
     if (byte_at(s, pos) == '+' || byte_at(s, pos) == '-') {
       negative_exponent = s[pos] == '-';
@@ -196,7 +194,7 @@ std::size_t check_number(std::string_view s, std::size_t pos) {
   // Only a value of 1e308 or more overflows: below 300 integer digits and a small positive
   // exponent that cannot happen, which spares strtod on nearly every number.
   const std::size_t magnitude = integer_digits + (negative_exponent ? 0 : exponent);
-  if (magnitude < 300 && !(has_exponent && integer_digits >= 300)) return pos;
+  if (magnitude < 300) return pos;
   return std::isfinite(to_double(s.substr(start, pos - start))) ? pos : kNoPosition;
 }
 
