@@ -58,11 +58,12 @@ class CompiledSchema {
 
   // Verdict on one JSON text without building a DOM. kMalformed exactly when
   // nlohmann::json::parse(text) would throw; otherwise kValid/kInvalid equal to
-  // is_valid(nlohmann::json::parse(text)). kUnsupported when this schema (or this text, e.g. an
-  // object with a duplicate key) needs the DOM path: the caller then parses and calls is_valid().
-  // Here that happens only where a pattern gives up (std::regex throws) inside
-  // anyOf/oneOf/not/if/contains, or where enum, const or uniqueItems compare objects or arrays
-  // nested more than 512 levels deep. Thread-safe.
+  // is_valid(nlohmann::json::parse(text)). kUnsupported when this schema or this text needs the
+  // DOM path: the caller then parses and calls is_valid(). Repeated keys are decided as nlohmann
+  // keeps them (the last one wins); the DOM is needed only where a pattern gives up (std::regex
+  // throws) inside anyOf/oneOf/not/if/contains, or where enum, const or uniqueItems compare
+  // objects or arrays nested more than 512 levels deep. The first call compiles the text program
+  // (and builds a deferred schema). Thread-safe.
   TextVerdict check_text(std::string_view text) const;
 
   // valijson's own visitor on the same compiled schema: the reference the conformance test
