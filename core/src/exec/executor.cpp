@@ -92,7 +92,7 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
                                          std::shared_ptr<const Skill>& skill) const {
   Outcome out;
   out.skill = std::string(name);
-  skill = registry_.find(name);
+  if (!skill) skill = registry_.find(name);
   if (!skill) {
     out.code = Code::kNotFound;
     out.message = registry_.not_found_message(name);
@@ -205,7 +205,8 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Inp
   return out;
 }
 
-Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& options) const {
+Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& options,
+                                         Clock::time_point now) const {
   std::chrono::milliseconds timeout = impl_->options.default_timeout;
   if (skill.default_timeout_ms > 0) timeout = std::chrono::milliseconds(skill.default_timeout_ms);
   if (auto it = impl_->options.skill_timeouts.find(skill.name);
@@ -213,7 +214,7 @@ Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& 
     timeout = it->second;
   }
   if (options.timeout) timeout = *options.timeout;
-  auto deadline = Clock::now() + timeout;
+  auto deadline = now + timeout;
   if (options.deadline && *options.deadline < deadline) deadline = *options.deadline;
   return deadline;
 }
@@ -242,7 +243,7 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
     early->elapsed_ms = ms_since(start);
     return *early;
   }
-  const auto deadline = deadline_for(*skill, options);
+  const auto deadline = deadline_for(*skill, options, start);
   auto call = make_call(skill, options, deadline);
   Outcome out = run_skill(skill, in, *call, options.result_text_only);
   if (call->cancel->load()) {
@@ -290,16 +291,15 @@ struct Executor::AsyncState {
   }
 };
 
-bool Executor::may_run_here(std::string_view name, const CallOptions& options) const {
+bool Executor::may_run_here(const Skill* skill, const CallOptions& options) const {
   if (!options.release_caller || impl_->options.inline_budget.count() <= 0) return false;
-  auto skill = registry_.find(name);
   if (!skill) return true;  // answered at once
   // A serial skill could wait on its lock, an isolated one waits on its worker process (where
   // calls in flight overlap when they come from the pool), and a skill found slow would hold
   // the caller up.
   if ((skill->flags & SKILLRT_SKILL_SERIAL) != 0 || skill->isolated) return false;
   std::lock_guard lock(impl_->slow_mutex);
-  return !impl_->slow.contains(skill.get());
+  return !impl_->slow.contains(skill);
 }
 
 void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
@@ -319,32 +319,36 @@ void Executor::start_async(std::string name, nlohmann::json input, std::string i
   auto state = std::make_shared<AsyncState>();
   state->done = std::move(done);
   state->watcher = &impl_->watcher;
-  if (may_run_here(name, options)) {
+  // Looked up once here for the whole call.
+  auto skill = registry_.find(name);
+  if (may_run_here(skill.get(), options)) {
     // On the caller's thread: no hop to the pool and back. Should the skill overrun its budget,
     // the caller is released (it gets on with its other work) and the skill goes to the pool
     // from then on.
     const bool was_on_pool = tl_on_pool;
     tl_on_pool = true;
-    run_async(state, name, Input{input, input_text}, options, /*here=*/true);
+    run_async(state, name, std::move(skill), Input{input, input_text}, options, /*here=*/true);
     tl_on_pool = was_on_pool;
     return;
   }
   boost::asio::post(impl_->pool,
-                    [this, state, name = std::move(name), input = std::move(input),
-                     input_text = std::move(input_text), options = std::move(options)]() mutable {
+                    [this, state, name = std::move(name), skill = std::move(skill),
+                     input = std::move(input), input_text = std::move(input_text),
+                     options = std::move(options)]() mutable {
                       tl_on_pool = true;
-                      run_async(state, name, Input{input, input_text}, options, /*here=*/false);
+                      run_async(state, name, std::move(skill), Input{input, input_text}, options,
+                                /*here=*/false);
                     });
 }
 
 void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
-                         const Input& input, const CallOptions& options, bool here) {
-  std::shared_ptr<const Skill> skill;
+                         std::shared_ptr<const Skill> skill, const Input& input,
+                         const CallOptions& options, bool here) {
   if (auto early = prepare(name, input, options, skill)) {
     state->complete(std::move(*early));
     return;
   }
-  const auto deadline = deadline_for(*skill, options);
+  const auto deadline = deadline_for(*skill, options, state->start);
   auto call = make_call(skill, options, deadline);
   const auto grace = impl_->options.grace;
   auto& watcher = impl_->watcher;
@@ -381,7 +385,7 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::st
       // caller is released and the deadline is armed as for a pool call. One entry on the
       // watcher at a time either way.
       const Skill* key = skill.get();
-      const auto budget_end = Clock::now() + impl_->options.inline_budget;
+      const auto budget_end = state->start + impl_->options.inline_budget;
       auto overrun = [this, state, key, budget_end, arm_deadline,
                       release = options.release_caller] {
         std::lock_guard lock(state->mutex);

@@ -117,7 +117,7 @@ class Executor {
 
  private:
   struct AsyncState;
-  bool may_run_here(std::string_view name, const CallOptions& options) const;
+  bool may_run_here(const Skill* skill, const CallOptions& options) const;
   // A call's input: the DOM, or (when `text` is not empty) the JSON text of it.
   struct Input {
     const nlohmann::json& value;
@@ -126,14 +126,18 @@ class Executor {
   void start_async(std::string name, nlohmann::json input, std::string input_text,
                    CallOptions options, std::function<void(Outcome)> done);
   void run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
-                 const Input& input, const CallOptions& options, bool here);
+                 std::shared_ptr<const Skill> skill, const Input& input,
+                 const CallOptions& options, bool here);
+  // `skill` is looked up by name unless the caller found it already.
   std::optional<Outcome> prepare(std::string_view name, const Input& input,
                                  const CallOptions& options,
                                  std::shared_ptr<const Skill>& skill) const;
   Outcome run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
                     skillrt_call& call, bool result_text_only) const;
+  // The call's deadline counted from `now`, its start.
   std::chrono::steady_clock::time_point deadline_for(const Skill& skill,
-                                                     const CallOptions& options) const;
+                                                     const CallOptions& options,
+                                                     std::chrono::steady_clock::time_point now) const;
   std::unique_ptr<skillrt_call> make_call(const std::shared_ptr<const Skill>& skill,
                                           const CallOptions& options,
                                           std::chrono::steady_clock::time_point deadline);

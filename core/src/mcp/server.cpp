@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -96,7 +97,8 @@ class Session {
   explicit Session(Notify n) : notify(std::move(n)) {}
   std::mutex mutex;
   std::condition_variable idle;
-  bool initialized = false;
+  // Also read without the mutex by the tools/call text path.
+  std::atomic<bool> initialized = false;
   bool client_ready = false;
   bool closed = false;
   std::string version;
@@ -198,7 +200,7 @@ struct Server::Impl {
   bool read_meta(const json& meta, ToolCall& call, const std::string& id_text, const Reply& reply);
   void start_call(const std::shared_ptr<Session>& s, const std::string& id_text, ToolCall call,
                   const Reply& reply, const Release& release);
-  void note_reports(Session& s, const exec::Outcome& out, fs::file_time_type since);
+  void note_reports(Session& s, const exec::Outcome& out);
 };
 
 namespace {
@@ -785,10 +787,7 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
 
 bool Server::Impl::call_tool_text(const std::shared_ptr<Session>& s, const ToolsCallText& text,
                                   const Reply& reply, const Release& release) {
-  {
-    std::lock_guard lock(s->mutex);
-    if (!s->initialized) return false;  // the general path refuses it in its own words
-  }
+  if (!s->initialized.load()) return false;  // the general path refuses it in its own words
   const std::string id_text(text.id);
   ToolCall call;
   call.name = std::string(text.name);
@@ -880,15 +879,14 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
       reply(notification_message("notifications/progress", params), false);
     };
   }
-  const auto started = fs::file_time_type::clock::now();
-  auto done = [this, s, id_text, name, reply, stream, started](exec::Outcome out) {
+  auto done = [this, s, id_text, name, reply, stream](exec::Outcome out) {
     bool drop = false;
     {
       std::lock_guard lock(s->mutex);
       const auto it = s->inflight.find(id_text);
       drop = it == s->inflight.end() || it->second.cancelled_by_client;
     }
-    if (!drop && out.ok()) note_reports(*s, out, started);
+    if (!drop && out.ok()) note_reports(*s, out);
     // No response for a request the client cancelled.
     std::string message = drop ? std::string() : result_message(id_text, tool_result(name, out));
     if (stream) {
@@ -1009,7 +1007,7 @@ std::string Server::Impl::read_resource(Session& s, const std::string& id_text,
   return result_message(id_text, dump(json{{"contents", **found}}));
 }
 
-void Server::Impl::note_reports(Session& s, const exec::Outcome& out, fs::file_time_type since) {
+void Server::Impl::note_reports(Session& s, const exec::Outcome& out) {
   // A report is a file the result names by absolute path and that was written during the call;
   // only such files are readable, never arbitrary paths.
   json parsed;
@@ -1021,6 +1019,10 @@ void Server::Impl::note_reports(Session& s, const exec::Outcome& out, fs::file_t
     root = &parsed;
   }
   const json& result = *root;
+  // When the call started, on the file system's clock.
+  const auto since = fs::file_time_type::clock::now() -
+                     std::chrono::duration_cast<fs::file_time_type::duration>(
+                         std::chrono::duration<double, std::milli>(out.elapsed_ms));
   std::vector<fs::path> found;
   size_t scanned = 0;
   std::vector<const json*> stack = {&result};
