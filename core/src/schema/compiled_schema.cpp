@@ -13,8 +13,8 @@
 #include <valijson/validation_results.hpp>
 #include <valijson/validator.hpp>
 
+#include "common/json_scan.hpp"
 #include "schema/detail/explainer.hpp"
-#include "schema/detail/json_text.hpp"
 #include "schema/detail/rules.hpp"
 #include "schema/detail/schema_walk.hpp"
 #include "schema/detail/text.hpp"
@@ -297,8 +297,8 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
 }
 
 TextVerdict CompiledSchema::check_text(std::string_view text) const {
-  const std::size_t root = detail::well_formed_root(text);
-  if (root == detail::kNoPosition) return TextVerdict::kMalformed;
+  const std::size_t root = json_scan::well_formed_root(text);
+  if (root == json_scan::kNoPosition) return TextVerdict::kMalformed;
   // After the first call only an atomic load stands before the program.
   const detail::TextProgram* program = impl_->text_ready.load(std::memory_order_acquire);
   if (program == nullptr) {

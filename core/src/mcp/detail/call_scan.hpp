@@ -18,9 +18,9 @@ struct ToolsCallText {
 
 // A tools/call request that nlohmann::json::parse accepts and that reads the same through the
 // spans as through the DOM. nullopt for everything else: other methods, malformed JSON, and
-// shapes the spans cannot carry exactly (escaped keys, ids or names; duplicate members; ids
-// that are not canonical; numbers near the double range; very deep nesting). Those take the
-// general path, which answers them as before.
+// shapes the spans cannot carry exactly (escaped member names, ids or tool names; duplicate
+// members; ids dump() would write differently). Those take the general path, which answers them
+// as before.
 std::optional<ToolsCallText> scan_tools_call(std::string_view text);
 
 }  // namespace skillrt::mcp::detail

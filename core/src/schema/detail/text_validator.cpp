@@ -13,10 +13,19 @@
 #include <valijson/subschema.hpp>
 #include <vector>
 
-#include "schema/detail/json_text.hpp"
+#include "common/json_scan.hpp"
 #include "schema/detail/rules.hpp"
 
 namespace skillrt::schema::detail {
+
+using json_scan::decode_string;
+using json_scan::JsonNumber;
+using json_scan::kNoPosition;
+using json_scan::read_number;
+using json_scan::skip_space;
+using json_scan::skip_string;
+using json_scan::skip_value;
+using json_scan::string_code_points;
 
 namespace vc = valijson::constraints;
 using Json = nlohmann::json;

@@ -1,4 +1,4 @@
-#include "schema/detail/json_text.hpp"
+#include "common/json_scan.hpp"
 
 #include <bit>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace skillrt::schema::detail {
+namespace skillrt::json_scan {
 namespace {
 
 // Past the end reads as a byte no range accepts, so that truncated text fails every check.
@@ -474,4 +474,4 @@ void decode_string(std::string_view raw, std::string& out) {
   }
 }
 
-}  // namespace skillrt::schema::detail
+}  // namespace skillrt::json_scan

@@ -1,4 +1,5 @@
-// JSON text read the way nlohmann::json::parse reads it, without building a value.
+// JSON text read the way nlohmann::json::parse reads it, without building a value: the schema
+// check on text (CompiledSchema::check_text) and the MCP server's tools/call scan share it.
 //
 // well_formed_root() decides exactly what nlohmann's strict parse accepts (RFC 8259 plus its
 // quirks: a leading UTF-8 byte order mark, Unicode Table 3-7 for UTF-8, surrogate pairs, numbers
@@ -12,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace skillrt::schema::detail {
+namespace skillrt::json_scan {
 
 inline constexpr std::size_t kNoPosition = static_cast<std::size_t>(-1);
 
@@ -60,4 +61,4 @@ std::size_t string_code_points(std::string_view raw, bool escaped);
 // Appends the decoded content of a string (between the quotes) to `out`.
 void decode_string(std::string_view raw, std::string& out);
 
-}  // namespace skillrt::schema::detail
+}  // namespace skillrt::json_scan
