@@ -5,18 +5,20 @@
 // instances. ajv_bench.mjs measures ajv on the same files the same way; run.sh runs both.
 #include <algorithm>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "schema/compiled_schema.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using skillrt::bench::measure;
+using skillrt::bench::median;
+using skillrt::bench::read_json;
 using skillrt::schema::CompiledSchema;
 
 namespace {
@@ -27,15 +29,6 @@ struct Case {
   std::vector<json> valid;
   std::vector<json> invalid;
 };
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "schema_bench: cannot read " << path << "\n";
-    std::exit(2);
-  }
-  return json::parse(in);
-}
 
 std::vector<Case> load_cases(const fs::path& cases_dir, const fs::path& skills_dir) {
   std::vector<Case> cases;
@@ -51,10 +44,10 @@ std::vector<Case> load_cases(const fs::path& cases_dir, const fs::path& skills_d
     Case c;
     c.name = file.filename().string();
     c.name.resize(c.name.size() - std::string(".input.json").size());
-    c.schema = read_json(file);
+    c.schema = read_json(file, "schema_bench");
     const fs::path instances = file.parent_path() / (c.name + ".instances.json");
     if (fs::exists(instances)) {
-      const json sets = read_json(instances);
+      const json sets = read_json(instances, "schema_bench");
       for (const auto& i : sets.value("valid", json::array())) c.valid.push_back(i);
       for (const auto& i : sets.value("invalid", json::array())) c.invalid.push_back(i);
     } else {
@@ -63,45 +56,6 @@ std::vector<Case> load_cases(const fs::path& cases_dir, const fs::path& skills_d
     if (!c.valid.empty() || !c.invalid.empty()) cases.push_back(std::move(c));
   }
   return cases;
-}
-
-// CPU time of this process: the machine is shared, and wall time would count the time other
-// processes hold the cores. ajv_bench.mjs measures the same way (process.cpuUsage).
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// Runs `validate` over the instances round-robin for at least `min_seconds` of CPU time, `runs`
-// times; returns validations per CPU second of each run.
-template <class Check>
-std::vector<double> measure(const Check& check, const std::vector<json>& instances,
-                            double min_seconds, int runs) {
-  std::vector<double> rates;
-  std::size_t sink = 0;
-  // The first run warms caches (and, on the ajv side, the JIT) and is not counted.
-  for (int r = 0; r <= runs; ++r) {
-    std::size_t count = 0;
-    const double start = cpu_seconds();
-    double elapsed = 0;
-    do {
-      for (int k = 0; k < 64; ++k) {
-        sink += check(instances[count % instances.size()]);
-        ++count;
-      }
-      elapsed = cpu_seconds() - start;
-    } while (elapsed < min_seconds);
-    if (r > 0) rates.push_back(static_cast<double>(count) / elapsed);
-  }
-  if (sink == 42424242) std::cerr << "";  // keeps the loop from being optimised away
-  return rates;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 }  // namespace
@@ -171,7 +125,7 @@ int main(int argc, char** argv) {
          {std::pair{"valid", &c.valid}, std::pair{"invalid", &c.invalid}}) {
       if (instances->empty()) continue;
       const auto validate = [&](const json& i) { return schema.validate(i).size(); };
-      const auto rates = measure(validate, *instances, min_seconds, runs);
+      const auto rates = measure(validate, *instances, min_seconds, runs, 64);
       json row = {{"case", c.name},
                   {"set", set},
                   {"instances", instances->size()},
@@ -184,7 +138,7 @@ int main(int argc, char** argv) {
       };
       if (std::string(set) == "valid") {
         row["valijson_visitor_median_per_s"] =
-            median(measure(reference, *instances, min_seconds, runs));
+            median(measure(reference, *instances, min_seconds, runs, 64));
       }
       results.push_back(std::move(row));
     }

@@ -5,8 +5,6 @@
 // every schema under schemas/skills/ with its "examples", and the valid instances of
 // bench/schema/cases/. Run from the repository root: build-dir/bench/text_bench.
 #include <algorithm>
-#include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -16,10 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "bench_support.hpp"
 #include "schema/compiled_schema.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using skillrt::bench::measure;
+using skillrt::bench::median;
+using skillrt::bench::read_json;
 using skillrt::schema::CompiledSchema;
 using skillrt::schema::TextVerdict;
 
@@ -31,19 +33,10 @@ struct Case {
   std::vector<std::string> texts;
 };
 
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) {
-    std::cerr << "text_bench: cannot read " << path << "; run from the repository root\n";
-    std::exit(2);
-  }
-  return json::parse(in);
-}
-
 std::vector<Case> load_cases() {
   std::vector<Case> cases;
   cases.push_back({"fixture-echo input",
-                   read_json("plugins/mcp-fixtures/schemas/echo.input.json"),
+                   read_json("plugins/mcp-fixtures/schemas/echo.input.json", "text_bench"),
                    {R"({"text":"hello"})"}});
   // A result as the hello skill returns it, about 200 bytes.
   const json result = {{"greeting", "Hello, world! Nice to meet you."},
@@ -52,7 +45,7 @@ std::vector<Case> load_cases() {
                          "Hello a third time, world.", "And hello once more."}},
                        {"language", "en"}};
   cases.push_back({"hello output (" + std::to_string(result.dump().size()) + " B)",
-                   read_json("schemas/skills/hello.output.json"),
+                   read_json("schemas/skills/hello.output.json", "text_bench"),
                    {result.dump()}});
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator("schemas/skills")) files.push_back(entry.path());
@@ -64,55 +57,19 @@ std::vector<Case> load_cases() {
     Case c;
     c.name = file.filename().string();
     c.name.resize(c.name.size() - std::string(".json").size());
-    c.schema = read_json(file);
+    c.schema = read_json(file, "text_bench");
     for (const auto& i : c.schema.value("examples", json::array())) c.texts.push_back(i.dump());
     std::string stem = file.filename().string();
     stem.resize(stem.size() - std::string(".input.json").size());
     const fs::path instances = file.parent_path() / (stem + ".instances.json");
     if (file.string().ends_with(".input.json") && fs::exists(instances)) {
-      for (const auto& i : read_json(instances).value("valid", json::array())) {
+      for (const auto& i : read_json(instances, "text_bench").value("valid", json::array())) {
         c.texts.push_back(i.dump());
       }
     }
     if (!c.texts.empty()) cases.push_back(std::move(c));
   }
   return cases;
-}
-
-// CPU time of this process, as schema_bench measures: the machine is shared.
-double cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
-
-// Checks per CPU second of each run after a warm-up run, texts round-robin.
-template <class Check>
-std::vector<double> measure(const Check& check, const std::vector<std::string>& texts,
-                            double min_seconds, int runs) {
-  std::vector<double> rates;
-  std::size_t sink = 0;
-  for (int r = 0; r <= runs; ++r) {
-    std::size_t count = 0;
-    const double start = cpu_seconds();
-    double elapsed = 0;
-    do {
-      for (int k = 0; k < 256; ++k) {
-        sink += check(texts[count % texts.size()]);
-        ++count;
-      }
-      elapsed = cpu_seconds() - start;
-    } while (elapsed < min_seconds);
-    if (r > 0) rates.push_back(static_cast<double>(count) / elapsed);
-  }
-  if (sink == 42424242) std::cerr << "";  // keeps the loop from being optimised away
-  return rates;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
 std::string rate(double per_second) {
@@ -182,8 +139,8 @@ int main(int argc, char** argv) {
     const auto text_path = [&](const std::string& text) {
       return static_cast<std::size_t>(schema.check_text(text));
     };
-    const double dom_rate = median(measure(dom, c.texts, min_seconds, runs));
-    const double text_rate = median(measure(text_path, c.texts, min_seconds, runs));
+    const double dom_rate = median(measure(dom, c.texts, min_seconds, runs, 256));
+    const double text_rate = median(measure(text_path, c.texts, min_seconds, runs, 256));
     log_sum += std::log(text_rate / dom_rate);
     ++rows;
     std::cout << "| " << c.name << " | " << c.texts.size() << " | " << bytes / c.texts.size()
