@@ -1,9 +1,9 @@
 #include "cli/detail/indent.hpp"
 
+#include "common/json_scan.hpp"
+
 namespace skillrt::cli::detail {
 namespace {
-
-bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 void new_line(std::string& out, int indent, int depth) {
   out += '\n';
@@ -16,61 +16,38 @@ std::string indent_json(std::string_view text, int indent) {
   std::string out;
   out.reserve(text.size() + text.size() / 2);
   int depth = 0;
-  size_t i = 0;
+  size_t i = json_scan::skip_space(text, 0);
   while (i < text.size()) {
     const char c = text[i];
-    if (is_ws(c)) {
-      ++i;
-      continue;
-    }
-    if (c == '"') {
-      // Copied as written, escapes and all, up to the closing quote.
-      size_t end = i + 1;
-      while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
-      out.append(text.substr(i, end + 1 - i));
-      i = end + 1;
-      continue;
-    }
     if (c == '{' || c == '[') {
       const char close = c == '{' ? '}' : ']';
-      size_t next = i + 1;
-      while (next < text.size() && is_ws(text[next])) ++next;
+      const size_t next = json_scan::skip_space(text, i + 1);
+      out += c;
       if (next < text.size() && text[next] == close) {
-        out += c;
         out += close;
         i = next + 1;
-        continue;
+      } else {
+        new_line(out, indent, ++depth);
+        i = next;
       }
-      out += c;
-      new_line(out, indent, ++depth);
-      ++i;
-      continue;
-    }
-    if (c == '}' || c == ']') {
+    } else if (c == '}' || c == ']') {
       new_line(out, indent, --depth);
       out += c;
       ++i;
-      continue;
-    }
-    if (c == ',') {
+    } else if (c == ',') {
       out += ',';
       new_line(out, indent, depth);
       ++i;
-      continue;
-    }
-    if (c == ':') {
+    } else if (c == ':') {
       out += ": ";
       ++i;
-      continue;
+    } else {
+      // A string, number or literal, copied as written.
+      const size_t end = json_scan::skip_value(text, i);
+      out.append(text.substr(i, end - i));
+      i = end;
     }
-    // Numbers and literals.
-    size_t end = i;
-    while (end < text.size() && !is_ws(text[end]) && text[end] != ',' && text[end] != '}' &&
-           text[end] != ']' && text[end] != ':') {
-      ++end;
-    }
-    out.append(text.substr(i, end - i));
-    i = end;
+    i = json_scan::skip_space(text, i);
   }
   return out;
 }
