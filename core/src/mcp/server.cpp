@@ -261,9 +261,14 @@ std::string tool_result(const std::string& tool, const exec::Outcome& out) {
   // The skill's own text, checked against the output schema already, is used as it is instead
   // of being serialized again. Valid JSON holds line breaks only as whitespace, so they can turn
   // into spaces to keep the message on one line.
-  std::string text = out.result_text.empty() ? dump(out.result) : out.result_text;
-  for (char& c : text) {
-    if (c == '\n' || c == '\r') c = ' ';
+  std::string own;
+  std::string_view text = out.result_text;
+  if (text.empty() || text.find_first_of("\r\n") != std::string_view::npos) {
+    own = text.empty() ? dump(out.result) : out.result_text;
+    for (char& c : own) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    text = own;
   }
   const size_t first = text.find_first_not_of(" \t");
   const bool object = first != std::string::npos && text[first] == '{';

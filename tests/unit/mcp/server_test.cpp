@@ -236,6 +236,30 @@ TEST_CASE("tools/call answers the same read from the text as through the DOM") {
   CHECK(m2 == m3);
 }
 
+TEST_CASE("a result written over several lines is answered on one line, unchanged in value") {
+  TestHost host;
+  host.add(make_skill("pretty", pretty_invoke));
+  mcp::Server server(*host.executor, {});
+  Client client(server);
+  client.initialize();
+  std::mutex mutex;
+  std::condition_variable done;
+  std::string raw;
+  server.handle(client.session(), call("p", "pretty", {{"text", "x"}}).dump(),
+                [&](std::string message, bool last) {
+                  if (!last) return;
+                  std::lock_guard lock(mutex);
+                  raw = std::move(message);
+                  done.notify_all();
+                });
+  std::unique_lock lock(mutex);
+  REQUIRE(done.wait_for(lock, std::chrono::seconds(10), [&] { return !raw.empty(); }));
+  CHECK(raw.find_first_of("\r\n") == std::string::npos);
+  const json r = json::parse(raw);
+  CHECK(r["result"]["structuredContent"] == json{{"text", "two\nlines"}});
+  CHECK(json::parse(text_content(r["result"])) == r["result"]["structuredContent"]);
+}
+
 TEST_CASE("_meta skillrt/timeoutMs sets one call's deadline") {
   TestHost host;
   mcp::Server server(*host.executor, {});

@@ -86,6 +86,12 @@ inline int32_t report_invoke(void*, skillrt_call* call, skillrt_str input) {
   return write_json(call, {{"text", path}});
 }
 
+// Returns its result indented over several lines, as a plugin without the SDK may.
+inline int32_t pretty_invoke(void*, skillrt_call* call, skillrt_str) {
+  const std::string text = json{{"text", "two\nlines"}}.dump(2);
+  return exec::host_api()->write_result(call, str_of(text));
+}
+
 inline int32_t print_invoke(void*, skillrt_call* call, skillrt_str) {
   std::printf("{\"jsonrpc\":\"2.0\",\"id\":999,\"result\":\"forged by a plugin\"}\n");
   std::fflush(stdout);
