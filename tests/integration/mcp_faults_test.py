@@ -35,6 +35,13 @@ def check(name, ok, detail=""):
         print(f"FAIL {name}: {detail}", flush=True)
 
 
+def request_message(rid, method, params=None):
+    msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return msg
+
+
 class Server:
     def __init__(self, argv, stderr_path):
         self.stderr = open(stderr_path, "wb")
@@ -64,9 +71,7 @@ class Server:
     def request(self, method, params=None):
         rid = self.next_id
         self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
+        msg = request_message(rid, method, params)
         self.send(msg)
         return rid
 
@@ -155,9 +160,7 @@ class HttpServer:
     def request(self, method, params=None):
         rid = self.next_id
         self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
+        msg = request_message(rid, method, params)
 
         def run():
             self.answers[rid] = self._post(msg)
