@@ -135,9 +135,10 @@ using Handler = std::function<Json(const Json& input, Context& context)>;
 // would cost more than the work itself (tens of thousands of objects): the handler returns the
 // result already serialized. The text must be one complete JSON value in UTF-8; the SDK hands it
 // to the host unchanged, without parsing or checking it, and frees it when write_result returns
-// (the host keeps its own copy). The host then parses it and validates it against the output
-// schema as it does every result, so a text that is not JSON, or not valid UTF-8, fails the call
-// as the plugin's bug (SKILLRT_INTERNAL, "returned invalid JSON"). Threading as for Handler.
+// (the host keeps its own copy). The host then checks it against the output schema as it does
+// every result (from the text itself where it can), so a text that is not JSON, or not valid
+// UTF-8, fails the call as the plugin's bug (SKILLRT_INTERNAL, "returned invalid JSON").
+// Threading as for Handler.
 using TextHandler = std::function<std::string(const Json& input, Context& context)>;
 
 namespace detail {
