@@ -15,35 +15,21 @@
 #include <vector>
 
 #include "schema/compiled_schema.hpp"
+#include "support/schema_suite.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using skillrt::schema::CompiledSchema;
 using skillrt::schema::CompileOptions;
+using skillrt::testing::kSchemaSuite;
+using skillrt::testing::read_json_file;
+using skillrt::testing::serve_suite_remote;
 
 namespace {
 
-const fs::path kSuite = SKILLRT_JSON_SCHEMA_TEST_SUITE;
 const fs::path kKnownFailures =
     fs::path(SKILLRT_SOURCE_DIR) / "tests" / "conformance" / "draft7_known_failures.txt";
-constexpr std::string_view kRemoteBase = "http://localhost:1234/";
 constexpr std::string_view kSeparator = " :: ";
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  return json::parse(in);
-}
-
-// The suite's remote references all live under http://localhost:1234/, which its remotes/
-// folder mirrors; nothing is fetched from the network.
-std::optional<json> serve_remote(const std::string& uri) {
-  if (!uri.starts_with(kRemoteBase)) return std::nullopt;
-  const fs::path file = kSuite / "remotes" / uri.substr(kRemoteBase.size());
-  if (!fs::is_regular_file(file)) return std::nullopt;
-  std::ifstream in(file);
-  return json::parse(in);
-}
 
 // Case id -> reason.
 std::map<std::string, std::string> read_known_failures() {
@@ -70,7 +56,7 @@ struct Outcome {
 };
 
 void run_file(const fs::path& file, const CompileOptions& options, Outcome& outcome) {
-  for (const json& group : read_json(file)) {
+  for (const json& group : read_json_file(file)) {
     const std::string group_id = file.filename().string() + std::string(kSeparator) +
                                  group.at("description").get<std::string>();
     const auto compiled = CompiledSchema::compile(group.at("schema"), options);
@@ -114,7 +100,7 @@ void run_file(const fs::path& file, const CompileOptions& options, Outcome& outc
 }  // namespace
 
 TEST_CASE("draft-07 required tests of the JSON-Schema-Test-Suite", "[conformance]") {
-  const fs::path dir = kSuite / "tests" / "draft7";
+  const fs::path dir = kSchemaSuite / "tests" / "draft7";
   REQUIRE(fs::is_directory(dir));
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -127,7 +113,7 @@ TEST_CASE("draft-07 required tests of the JSON-Schema-Test-Suite", "[conformance
   REQUIRE_FALSE(files.empty());
 
   CompileOptions options;
-  options.fetch = serve_remote;
+  options.fetch = serve_suite_remote;
   Outcome outcome;
   for (const auto& file : files) run_file(file, options, outcome);
 

@@ -15,18 +15,20 @@
 #include <vector>
 
 #include "schema/compiled_schema.hpp"
+#include "support/schema_suite.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 using skillrt::schema::CompiledSchema;
 using skillrt::schema::CompileOptions;
 using skillrt::schema::TextVerdict;
+using skillrt::testing::kSchemaSuite;
+using skillrt::testing::read_json_file;
+using skillrt::testing::serve_suite_remote;
 
 namespace {
 
-const fs::path kSuite = SKILLRT_JSON_SCHEMA_TEST_SUITE;
 const fs::path kSource = SKILLRT_SOURCE_DIR;
-constexpr std::string_view kRemoteBase = "http://localhost:1234/";
 
 const char* name_of(TextVerdict verdict) {
   switch (verdict) {
@@ -88,20 +90,6 @@ struct Tally {
     return out;
   }
 };
-
-json read_json(const fs::path& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  return json::parse(in);
-}
-
-std::optional<json> serve_remote(const std::string& uri) {
-  if (!uri.starts_with(kRemoteBase)) return std::nullopt;
-  const fs::path file = kSuite / "remotes" / uri.substr(kRemoteBase.size());
-  if (!fs::is_regular_file(file)) return std::nullopt;
-  std::ifstream in(file);
-  return json::parse(in);
-}
 
 std::shared_ptr<const CompiledSchema> compile(const json& schema) {
   auto compiled = CompiledSchema::compile(schema);
@@ -307,10 +295,10 @@ TEST_CASE("check_text on a deferred schema that does not build", "[schema][text]
 }
 
 TEST_CASE("check_text agrees with the DOM on the draft-07 test suite", "[schema][text]") {
-  const fs::path dir = kSuite / "tests" / "draft7";
+  const fs::path dir = kSchemaSuite / "tests" / "draft7";
   if (!fs::is_directory(dir)) {
     // Catch2 2 has no skip: say so and pass, as the suite is an optional package.
-    WARN("skipped: JSON-Schema-Test-Suite not installed at " + kSuite.string());
+    WARN("skipped: JSON-Schema-Test-Suite not installed at " + kSchemaSuite.string());
     return;
   }
   std::vector<fs::path> files;
@@ -323,11 +311,11 @@ TEST_CASE("check_text agrees with the DOM on the draft-07 test suite", "[schema]
   REQUIRE_FALSE(files.empty());
 
   CompileOptions options;
-  options.fetch = serve_remote;
+  options.fetch = serve_suite_remote;
   Tally tally;
   std::size_t instances = 0;
   for (const auto& file : files) {
-    for (const json& group : read_json(file)) {
+    for (const json& group : read_json_file(file)) {
       const auto compiled = CompiledSchema::compile(group.at("schema"), options);
       if (!compiled) continue;
       for (const json& test : group.at("tests")) {
@@ -509,7 +497,7 @@ TEST_CASE("check_text agrees with the DOM on the host's schemas and their mutant
   Tally tally;
   std::size_t examples = 0;
   for (const auto& file : files) {
-    const json schema = read_json(file);
+    const json schema = read_json_file(file);
     const auto compiled = compile(schema);
     std::vector<json> instances;
     for (const json& example : schema.value("examples", json::array())) {
@@ -522,7 +510,7 @@ TEST_CASE("check_text agrees with the DOM on the host's schemas and their mutant
     name.resize(name.size() - std::string(".input.json").size());
     const fs::path bench_instances = file.parent_path() / (name + ".instances.json");
     if (fs::exists(bench_instances)) {
-      const json sets = read_json(bench_instances);
+      const json sets = read_json_file(bench_instances);
       for (const char* set : {"valid", "invalid"}) {
         for (const json& i : sets.value(set, json::array())) instances.push_back(i);
       }
