@@ -6,12 +6,12 @@
 
 #include <CLI/CLI.hpp>
 #include <csignal>
-#include <filesystem>
-#include <optional>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "cli/config_file.hpp"
@@ -19,12 +19,12 @@
 #include "cli/detail/output.hpp"
 #include "cli/runtime.hpp"
 #include "cli/worker.hpp"
+#include "common/json_text.hpp"
+#include "common/logging.hpp"
+#include "common/stdout_aside.hpp"
 #include "mcp/server.hpp"
 #include "transport/http_transport.hpp"
 #include "transport/stdio_transport.hpp"
-#include "common/json_text.hpp"
-#include "common/stdout_aside.hpp"
-#include "common/logging.hpp"
 
 namespace skillrt::cli {
 
@@ -154,7 +154,8 @@ int cmd_plugins(Runtime& rt, const GlobalOptions& g) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rt.loader().records()) out.push_back(detail::plugin_json(r));
     nlohmann::json docs = nlohmann::json::array();
-    for (const auto& p : problems) docs.push_back({{"file", p.path.string()}, {"problem", p.message}});
+    for (const auto& p : problems)
+      docs.push_back({{"file", p.path.string()}, {"problem", p.message}});
     std::cout << nlohmann::json{{"plugins", out}, {"skill_docs", docs}}.dump(2) << "\n";
     return kExitOk;
   }
@@ -185,7 +186,8 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
   exec::Outcome out = rt.executor().call(o.skill, *input, std::move(options));
   aside->restore();
   progress.finish();
-  if (!out.ok()) return fail_with(g, exit_code_for(out.code), out.code, out.message, out.violations);
+  if (!out.ok())
+    return fail_with(g, exit_code_for(out.code), out.code, out.message, out.violations);
   // A result checked as text (no DOM built for it) is printed by re-indenting that text.
   const std::string text =
       out.result.is_null() && !out.result_text.empty()
@@ -252,13 +254,14 @@ int cmd_ask(Runtime& rt, const GlobalOptions& g, const std::string& text,
   const auto ranked = rt.router().rank(text, 3);
   if (ranked.empty()) {
     return fail_with(g, kExitUnknownSkill, Code::kNotFound,
-                     "no skill fits \"" + text + "\": try `skillrt route` to see the nearest, or "
-                     "`skillrt list`");
+                     "no skill fits \"" + text +
+                         "\": try `skillrt route` to see the nearest, or "
+                         "`skillrt list`");
   }
   const auto& best = ranked.front();
   std::cerr << "skillrt: routed to " << describe_candidate(best) << "\n";
-  auto input = input_arg.empty() ? Result<nlohmann::json>(nlohmann::json::object())
-                                 : read_input(input_arg);
+  auto input =
+      input_arg.empty() ? Result<nlohmann::json>(nlohmann::json::object()) : read_input(input_arg);
   if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
   auto skill = rt.registry().find(best.skill);
   exec::CallOptions check;
@@ -281,10 +284,10 @@ int cmd_ask(Runtime& rt, const GlobalOptions& g, const std::string& text,
       break;
     }
     if (!missing.empty()) {
-      return fail_with(g, kExitInvalidInput, Code::kInvalidArgument,
-                       "skill '" + best.skill + "' needs these inputs; pass them with --input:" +
-                           missing,
-                       checked.violations);
+      return fail_with(
+          g, kExitInvalidInput, Code::kInvalidArgument,
+          "skill '" + best.skill + "' needs these inputs; pass them with --input:" + missing,
+          checked.violations);
     }
     return fail_with(g, exit_code_for(checked.code), checked.code, checked.message,
                      checked.violations);
@@ -344,6 +347,7 @@ struct ServeOptions {
   std::string token;
   std::vector<std::string> origins;
   size_t max_line_mb = 16;
+  unsigned idle_poll_us = 50;
   std::string fixtures;  // test-only: the conformance suite's fixture tools, resources, prompts
 };
 
@@ -362,6 +366,7 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   if (o.http.empty()) {
     transport::StdioOptions stdio;
     stdio.max_line_bytes = o.max_line_mb << 20;
+    stdio.idle_poll = std::chrono::microseconds(o.idle_poll_us);
     return transport::run_stdio(server, stdio);
   }
   transport::HttpOptions http;
@@ -386,6 +391,7 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   http.token = o.token;
   http.allowed_origins = o.origins;
   http.max_body_bytes = o.max_line_mb << 20;
+  http.idle_poll = std::chrono::microseconds(o.idle_poll_us);
   http.on_listening = [&http](uint16_t bound) {
     spdlog::warn("skillrt MCP server listening on http://{}:{}/mcp", http.host, bound);
   };
@@ -395,8 +401,8 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
 // What the host will use, after the config file and the command line are merged.
 int cmd_config(const GlobalOptions& g, const HostConfig& config, const RuntimeOptions& ro) {
   nlohmann::json out;
-  out["config_file"] = config.file.empty() ? nlohmann::json(nullptr)
-                                           : nlohmann::json(config.file.string());
+  out["config_file"] =
+      config.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(config.file.string());
   out["plugin_paths"] = ro.plugin_paths;
   out["default_plugins"] = ro.default_plugins;
   out["skills_dirs"] = ro.skills_dirs;
@@ -492,6 +498,11 @@ int run(int argc, char** argv) {
                     "An Origin allowed besides loopback ones (HTTP, repeatable)");
   serve->add_option("--max-message-mb", serve_opts.max_line_mb,
                     "Largest message accepted, in MiB (default 16)");
+  serve
+      ->add_option("--idle-poll-us", serve_opts.idle_poll_us,
+                   "Longest the server polls for the next request before it sleeps; adapts to "
+                   "the client, 0 turns it off (default 50)")
+      ->check(CLI::Range(0u, 10000u));
   // Test-only, hidden from --help: the conformance test serves mcp-fixtures/conformance.json.
   serve->add_option("--mcp-fixtures", serve_opts.fixtures, "Conformance fixtures file (tests)")
       ->group("");
@@ -571,8 +582,7 @@ int run(int argc, char** argv) {
                          config.plugin_paths.end());
   ro.default_plugins = !g.no_default_plugins && config.default_plugins.value_or(true);
   ro.skills_dirs = skills_dirs;
-  ro.skills_dirs.insert(ro.skills_dirs.end(), config.skills_dirs.begin(),
-                        config.skills_dirs.end());
+  ro.skills_dirs.insert(ro.skills_dirs.end(), config.skills_dirs.begin(), config.skills_dirs.end());
   ro.isolation = app.count("--isolation") > 0 ? isolation : config.isolation.value_or(isolation);
   ro.plugin_isolation = config.plugin_isolation;
   ro.plugin_settings = config.plugin_settings;

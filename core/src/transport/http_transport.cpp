@@ -1,6 +1,8 @@
 // The only translation unit that includes Beast: it is heavy to compile.
 #include "transport/http_transport.hpp"
 
+#include "transport/detail/poll_window.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -159,7 +161,11 @@ struct HttpServer::Impl {
       return true;
     });
     auto left = std::make_shared<std::atomic<bool>>(false);
-    spares.push_back({std::thread([this, left] { run_spare(); left->store(true); }), left});
+    spares.push_back({std::thread([this, left] {
+                        run_spare();
+                        left->store(true);
+                      }),
+                      left});
   }
 
   // The slow call that summoned a spare is over: one spare may go.
@@ -186,6 +192,7 @@ struct HttpServer::Impl {
   }
   std::shared_ptr<HttpSession> new_session();
   void accept();
+  void serve();
 };
 
 namespace {
@@ -598,6 +605,28 @@ std::shared_ptr<HttpSession> HttpServer::Impl::new_session() {
   return session;
 }
 
+// io_context::run() with adaptive polling at idle moments (detail/poll_window.hpp).
+void HttpServer::Impl::serve() {
+  using Clock = std::chrono::steady_clock;
+  detail::PollWindow poll(options.idle_poll);
+  while (!ioc.stopped()) {
+    if (ioc.poll_one() > 0) continue;
+    // Idle: nothing is ready.
+    const auto idle_since = Clock::now();
+    size_t ran = 0;
+    if (const auto window = poll.window(); window.count() > 0) {
+      const auto until = idle_since + window;
+      // Yielding lets a thread waiting for this core (the client, on a small machine) run.
+      while ((ran = ioc.poll_one()) == 0 && !ioc.stopped() && Clock::now() < until) {
+        std::this_thread::yield();
+      }
+    }
+    if (ran == 0 && ioc.run_one() == 0) return;  // stopped, or out of work
+    poll.idle_waited(
+        std::chrono::duration_cast<detail::PollWindow::Micros>(Clock::now() - idle_since));
+  }
+}
+
 void HttpServer::Impl::accept() {
   // `this` outlives every handler: the io_context is a member and destroys them with itself.
   acceptor.async_accept(asio::make_strand(ioc),
@@ -662,9 +691,9 @@ Result<uint16_t> HttpServer::listen() {
 void HttpServer::run() {
   std::vector<std::thread> extra;
   for (size_t i = 1; i < impl_->options.threads; ++i) {
-    extra.emplace_back([this] { impl_->ioc.run(); });
+    extra.emplace_back([this] { impl_->serve(); });
   }
-  impl_->ioc.run();
+  impl_->serve();
   for (auto& t : extra) t.join();
   std::vector<Impl::Spare> spares;
   {

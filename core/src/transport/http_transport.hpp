@@ -3,6 +3,7 @@
 // session. Sessions are issued at initialize through Mcp-Session-Id.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -27,6 +28,10 @@ struct HttpOptions {
   // I/O threads. A quick tool call runs on the I/O thread that read it; one that turns slow
   // adds an I/O thread and its skill moves to the executor's pool.
   size_t threads = 1;
+  // The longest an idle I/O thread polls for the next request before it sleeps. The window
+  // adapts (transport/detail/poll_window.hpp): it opens only while requests keep arriving
+  // within it, so a client that pauses between calls costs no polling. Zero: never poll.
+  std::chrono::microseconds idle_poll{50};
 };
 
 // Listens on host:port and serves until SIGINT or SIGTERM. Returns the process exit code (1 when

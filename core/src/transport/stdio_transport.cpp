@@ -1,5 +1,6 @@
 #include "transport/stdio_transport.hpp"
 
+#include <poll.h>
 #include <spdlog/spdlog.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "common/stdout_aside.hpp"
+#include "transport/detail/poll_window.hpp"
 
 namespace skillrt::transport {
 
@@ -127,6 +129,7 @@ class LineReader {
         writer_(std::move(writer)),
         fd_(fd),
         max_line_(options.max_line_bytes),
+        poll_(options.idle_poll),
         chunk_(64 * 1024, '\0') {}
 
   // Reads until the input ends; returns once every thread that read has stopped.
@@ -240,6 +243,8 @@ class LineReader {
       scan_ -= start_;
       start_ = 0;
     }
+    const auto idle_since = std::chrono::steady_clock::now();
+    poll_for_input();
     while (true) {
       const ssize_t n = ::read(fd_, chunk_.data(), chunk_.size());
       if (n < 0) {
@@ -248,8 +253,23 @@ class LineReader {
         return false;
       }
       if (n == 0) return false;
+      // The whole wait, polled or blocked, adjusts the window.
+      poll_.idle_waited(std::chrono::duration_cast<detail::PollWindow::Micros>(
+          std::chrono::steady_clock::now() - idle_since));
       buffer_.append(chunk_.data(), static_cast<size_t>(n));
       return true;
+    }
+  }
+
+  // Polls the input for up to the adaptive window (detail/poll_window.hpp) before read()
+  // blocks. poll() leaves the descriptor's flags alone: stdin may be shared with other
+  // processes.
+  void poll_for_input() {
+    const auto window = poll_.window();
+    if (window.count() <= 0) return;
+    const auto until = std::chrono::steady_clock::now() + window;
+    pollfd pfd{fd_, POLLIN, 0};
+    while (::poll(&pfd, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
     }
   }
 
@@ -260,6 +280,7 @@ class LineReader {
   int fd_;
   size_t max_line_;
   // Owned by the thread of the current generation.
+  detail::PollWindow poll_;
   std::string chunk_;
   std::string buffer_;
   size_t start_ = 0;         // where the next line begins

@@ -1,6 +1,7 @@
 // MCP over stdio: one JSON-RPC message per line on stdin and stdout, logs on stderr.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 
 #include "mcp/server.hpp"
@@ -9,6 +10,10 @@ namespace skillrt::transport {
 
 struct StdioOptions {
   size_t max_line_bytes = 16u << 20;
+  // The longest the reader polls stdin for the next request before it blocks in read(). The
+  // window adapts (transport/detail/poll_window.hpp): it opens only while requests keep
+  // arriving within it, so a client that pauses between calls costs no polling. Zero: never.
+  std::chrono::microseconds idle_poll{50};
 };
 
 // Serves one session on stdin/stdout until stdin ends and every call in flight has answered.

@@ -317,7 +317,8 @@ TEST_CASE("HTTP: a slow call does not hold up other connections on the one I/O t
 namespace {
 size_t thread_count() {
   size_t n = 0;
-  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/task")) {
+  for ([[maybe_unused]] const auto& entry :
+       std::filesystem::directory_iterator("/proc/self/task")) {
     ++n;
   }
   return n;
@@ -343,4 +344,26 @@ TEST_CASE("HTTP: spare I/O threads leave once the slow calls that summoned them 
   // A spare notices that it may leave within one 50 ms poll.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(thread_count() <= before + 2);
+}
+
+TEST_CASE("HTTP: the same answers with idle polling off, on, and on several I/O threads") {
+  transport::HttpOptions off;
+  off.idle_poll = std::chrono::microseconds(0);
+  transport::HttpOptions wide;
+  wide.idle_poll = std::chrono::microseconds(2000);
+  wide.threads = 3;
+  for (auto options : {off, wide}) {
+    Fixture f(options);
+    HttpClient client(f.port);
+    const std::string session = f.open(client);
+    // Back-to-back calls open the window (with polling on); a pause closes it again.
+    for (int i = 0; i < 200; ++i) {
+      if (i == 100) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      const std::string text = "t" + std::to_string(i);
+      const auto r =
+          client.post(call(text, "echo", {{"text", text}}), {{"Mcp-Session-Id", session}});
+      REQUIRE(r.status == 200);
+      CHECK(r.messages().at(0)["result"]["structuredContent"]["text"] == text);
+    }
+  }
 }

@@ -1,8 +1,9 @@
 // Every pending deadline of the executor on one thread. Arming and disarming take a lock and
 // touch an ordered map; the thread is woken only when a deadline sooner than the one it sleeps
 // towards arrives. Disarming never wakes it: it wakes at the old time, finds nothing due and
-// sleeps again. A call that ends well before its deadline (nearly every call) so costs no
-// system call, unlike a timer per call.
+// sleeps again (towards the time it was promised, even with nothing left to wait for). A call that
+// ends well before its deadline (nearly every call) so costs no system call, unlike a timer per
+// call.
 #pragma once
 
 #include <chrono>
@@ -48,6 +49,12 @@ class DeadlineWatcher {
     return ticket;
   }
 
+  // How many times the thread has woken (for tests: quick calls must not wake it each time).
+  uint64_t wakes() const {
+    std::lock_guard lock(mutex_);
+    return wakes_;
+  }
+
   // Does nothing when the entry already ran or was disarmed.
   void disarm(const Ticket& ticket) {
     std::function<void()> dropped;  // destroyed outside the lock: it may own the last state
@@ -72,21 +79,29 @@ class DeadlineWatcher {
         lock.lock();
       }
       if (stop_) break;
-      if (entries_.empty()) {
+      ++wakes_;
+      if (!entries_.empty()) {
+        wake_at_ = entries_.begin()->first.first;
+      } else if (wake_at_ <= Clock::now()) {
         wake_at_ = Clock::time_point::max();
+      }
+      // Else this thread was woken for an entry that is gone already (the call ended while the
+      // thread was waking up, as a quick call does): it keeps sleeping towards that time.
+      // Forgetting it would make the next arm wake the thread again, once per call.
+      if (wake_at_ == Clock::time_point::max()) {
         wake_.wait(lock);
       } else {
-        wake_at_ = entries_.begin()->first.first;
         wake_.wait_until(lock, wake_at_);
       }
     }
   }
 
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::map<Key, std::function<void()>> entries_;
   Clock::time_point wake_at_ = Clock::time_point::max();
   uint64_t next_id_ = 0;
+  uint64_t wakes_ = 0;
   bool stop_ = false;
   std::thread thread_;  // last: starts once everything above is ready
 };

@@ -1,0 +1,53 @@
+// The executor's deadline thread: entries run at their time, disarmed ones never, and quick
+// calls (armed, then disarmed before the thread has even woken) do not wake it once each.
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "exec/detail/deadline_watcher.hpp"
+
+using skillrt::exec::detail::DeadlineWatcher;
+using Clock = DeadlineWatcher::Clock;
+using namespace std::chrono_literals;
+
+TEST_CASE("DeadlineWatcher: an entry runs at its time; a disarmed one never runs") {
+  DeadlineWatcher watcher;
+  std::atomic<int> ran{0};
+  std::atomic<int> dropped{0};
+  const auto start = Clock::now();
+  std::atomic<Clock::time_point> ran_at{};
+  watcher.arm(start + 20ms, [&] {
+    ran_at = Clock::now();
+    ++ran;
+  });
+  const auto ticket = watcher.arm(start + 10ms, [&] { ++dropped; });
+  watcher.disarm(ticket);
+  watcher.disarm(ticket);  // twice: no effect
+  const auto give_up = Clock::now() + 5s;
+  while (ran == 0 && Clock::now() < give_up) std::this_thread::sleep_for(1ms);
+  CHECK(ran == 1);
+  CHECK(dropped == 0);
+  CHECK(ran_at.load() >= start + 20ms);
+}
+
+TEST_CASE("DeadlineWatcher: calls that end before their deadline do not wake it each time") {
+  DeadlineWatcher watcher;
+  std::this_thread::sleep_for(5ms);  // let the thread reach its first wait
+  const uint64_t before = watcher.wakes();
+  constexpr int kCalls = 1000;
+  const auto start = Clock::now();
+  for (int i = 0; i < kCalls; ++i) {
+    // Armed 50 ms out, over well before: a quick call's budget.
+    watcher.disarm(watcher.arm(Clock::now() + 50ms, [] {}));
+    std::this_thread::sleep_for(100us);  // time for a woken thread to find the entry gone
+  }
+  const auto elapsed = Clock::now() - start;
+  const uint64_t wakes = watcher.wakes() - before;
+  // About two wakes per 50 ms (one for the first arm after an empty spell, one at its time),
+  // however many calls; one per call before the fix.
+  const auto periods = static_cast<uint64_t>(elapsed / 50ms) + 1;
+  INFO("wakes: " << wakes << " over " << kCalls << " calls in " << periods << " periods");
+  CHECK(wakes <= 3 * periods + 2);
+  CHECK(wakes < kCalls / 4);
+}
