@@ -4,7 +4,10 @@
 //   mcp_load stdio <calls> <in-flight> <tool> <arguments-json> -- <server command...>
 //   mcp_load http  <calls> <connections> <tool> <arguments-json> <host:port>
 //
-// Prints one JSON line: {"calls", "seconds", "calls_per_s", "p50_us", "p99_us"}.
+// Prints one JSON line: {"calls", "seconds", "calls_per_s", "p50_us", "p99_us",
+// "server_cpu_us"}. server_cpu_us is the server's CPU time (user + system, all its threads) per
+// call over the timed part, read from /proc: the stdio server is our child; for HTTP, set
+// MCP_LOAD_SERVER_PID to the server's pid (else it is left out).
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -20,6 +23,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -92,7 +97,31 @@ const char* kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initializ
 struct Stats {
   std::vector<double> latencies_us;
   double seconds = 0;
+  double server_cpu_s = -1;  // over the timed part; negative: unknown
 };
+
+// CPU seconds (user + system) a process has used so far; negative when it cannot be read.
+double cpu_seconds(pid_t pid) {
+  if (pid <= 0) return -1;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::vector<std::string> fields;
+  size_t pos = close + 2;
+  while (pos < stat.size()) {
+    const size_t end = stat.find(' ', pos);
+    fields.push_back(stat.substr(pos, end - pos));
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name (from 3).
+  if (fields.size() < 13) return -1;
+  const double ticks =
+      std::strtod(fields[11].c_str(), nullptr) + std::strtod(fields[12].c_str(), nullptr);
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
 
 void report(Stats& s) {
   std::sort(s.latencies_us.begin(), s.latencies_us.end());
@@ -100,9 +129,18 @@ void report(Stats& s) {
     return s.latencies_us[std::min(s.latencies_us.size() - 1,
                                    static_cast<size_t>(q * s.latencies_us.size()))];
   };
+  std::string cpu;
+  if (s.server_cpu_s >= 0) {
+    char text[64];
+    std::snprintf(text, sizeof(text), ",\"server_cpu_us\":%.2f",
+                  s.server_cpu_s * 1e6 / static_cast<double>(s.latencies_us.size()));
+    cpu = text;
+  }
   std::printf(
-      "{\"calls\":%zu,\"seconds\":%.3f,\"calls_per_s\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f}\n",
-      s.latencies_us.size(), s.seconds, s.latencies_us.size() / s.seconds, at(0.50), at(0.99));
+      "{\"calls\":%zu,\"seconds\":%.3f,\"calls_per_s\":%.0f,\"p50_us\":%.1f,\"p99_us\":%.1f%s}"
+      "\n",
+      s.latencies_us.size(), s.seconds, s.latencies_us.size() / s.seconds, at(0.50), at(0.99),
+      cpu.c_str());
 }
 
 Stats run_stdio(long calls, long inflight, const std::string& tool, const std::string& args,
@@ -135,6 +173,7 @@ Stats run_stdio(long calls, long inflight, const std::string& tool, const std::s
   std::mutex mutex;
   std::condition_variable cv;
   long outstanding = 0;
+  const double cpu_start = cpu_seconds(pid);
   const auto start = Clock::now();
   std::thread writer([&] {
     for (long id = 1; id <= calls; ++id) {
@@ -160,6 +199,9 @@ Stats run_stdio(long calls, long inflight, const std::string& tool, const std::s
     cv.notify_one();
   }
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (const double cpu_end = cpu_seconds(pid); cpu_start >= 0 && cpu_end >= 0) {
+    stats.server_cpu_s = cpu_end - cpu_start;
+  }
   writer.join();
   ::close(out);
   int status = 0;
@@ -264,11 +306,17 @@ Stats run_http(long calls, long connections, const std::string& tool, const std:
     });
   }
   while (ready < connections) std::this_thread::yield();
+  const char* server_pid = std::getenv("MCP_LOAD_SERVER_PID");
+  const pid_t pid = server_pid ? static_cast<pid_t>(std::atol(server_pid)) : 0;
+  const double cpu_start = cpu_seconds(pid);
   const auto start = Clock::now();
   go = true;
   for (auto& t : threads) t.join();
   Stats stats;
   stats.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  if (const double cpu_end = cpu_seconds(pid); cpu_start >= 0 && cpu_end >= 0) {
+    stats.server_cpu_s = cpu_end - cpu_start;
+  }
   for (auto& v : per_thread)
     stats.latencies_us.insert(stats.latencies_us.end(), v.begin(), v.end());
   return stats;

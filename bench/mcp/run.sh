@@ -21,6 +21,8 @@ plugins=$build/tests/plugins
 export SKILLRT_PLUGIN_PATH="" SKILLRT_SKILLS_PATH="" XDG_CONFIG_HOME=$build/bench/mcp/no-config
 skillrt=("$build/bin/skillrt" --no-default-plugins --plugin-path "$plugins")
 server=("${skillrt[@]}" --isolation in-process serve)
+# The same with idle polling off (--idle-poll-us 0): what the adaptive polling buys and costs.
+no_poll=("${skillrt[@]}" --isolation in-process serve --idle-poll-us 0)
 isolated=("${skillrt[@]}" --isolation process serve)
 node_dir=$build/bench/mcp/node
 if [[ ! -d $node_dir/node_modules/@modelcontextprotocol/server-everything ]]; then
@@ -38,11 +40,18 @@ run() {  # label, then mcp_load arguments
   shift
   printf '%-34s %s\n' "$label" "$("$load" "$@" 2>/dev/null)"
 }
+run_http() {  # label, server pid, then mcp_load arguments (the server's CPU is read from /proc)
+  local label=$1 pid=$2
+  shift 2
+  printf '%-34s %s\n' "$label" "$(MCP_LOAD_SERVER_PID=$pid "$load" "$@" 2>/dev/null)"
+}
 
 for inflight in 1 16; do
   run "stdio floor x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null"
   run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
     -- "${server[@]}"
+  run "stdio skillrt no-poll x$inflight" stdio "$calls" "$inflight" fixture-echo \
+    '{"text":"hello"}' -- "${no_poll[@]}"
   run "stdio skillrt isolated x$inflight" stdio "$calls" "$inflight" fixture-echo \
     '{"text":"hello"}' -- "${isolated[@]}"
   run "stdio server-everything x$inflight" stdio "$slow_calls" "$inflight" echo \
@@ -53,11 +62,15 @@ port_base=$(( 20000 + RANDOM % 20000 ))
 "$null" --http $port_base 2>/dev/null & pids+=($!)
 "${server[@]}" --http 127.0.0.1:$((port_base + 1)) 2>/dev/null & pids+=($!)
 PORT=$((port_base + 2)) $everything streamableHttp >/dev/null 2>&1 & pids+=($!)
+"${no_poll[@]}" --http 127.0.0.1:$((port_base + 3)) 2>/dev/null & pids+=($!)
 sleep 2
 for conns in 1 16; do
-  run "http floor x$conns" http "$calls" "$conns" echo '{}' 127.0.0.1:$port_base
-  run "http skillrt x$conns" http "$calls" "$conns" fixture-echo '{"text":"hello"}' \
-    127.0.0.1:$((port_base + 1))
-  run "http server-everything x$conns" http "$slow_calls" "$conns" echo '{"message":"hello"}' \
-    127.0.0.1:$((port_base + 2))
+  run_http "http floor x$conns" "${pids[0]}" http "$calls" "$conns" echo '{}' \
+    127.0.0.1:$port_base
+  run_http "http skillrt x$conns" "${pids[1]}" http "$calls" "$conns" fixture-echo \
+    '{"text":"hello"}' 127.0.0.1:$((port_base + 1))
+  run_http "http skillrt no-poll x$conns" "${pids[3]}" http "$calls" "$conns" fixture-echo \
+    '{"text":"hello"}' 127.0.0.1:$((port_base + 3))
+  run_http "http server-everything x$conns" "${pids[2]}" http "$slow_calls" "$conns" echo \
+    '{"message":"hello"}' 127.0.0.1:$((port_base + 2))
 done

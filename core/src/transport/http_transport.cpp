@@ -131,6 +131,11 @@ struct HttpServer::Impl {
 
   mcp::Server& server;
   HttpOptions options;
+  // Open connections that carry requests (GET streams excluded). Polling at idle moments pays
+  // when an I/O thread waits on one client's round trip; with more such connections than I/O
+  // threads the thread is seldom idle for that, and polling would take CPU from the clients.
+  // Declared before ioc: connections still held by its handlers count down as it is destroyed.
+  std::atomic<size_t> request_connections{0};
   asio::io_context ioc;
   tcp::acceptor acceptor;
   bool loopback = true;
@@ -199,8 +204,12 @@ namespace {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(HttpServer::Impl* impl, tcp::socket socket)
-      : impl_(impl), socket_(std::move(socket)) {}
+  Connection(HttpServer::Impl* impl, tcp::socket socket) : impl_(impl), socket_(std::move(socket)) {
+    ++impl_->request_connections;
+  }
+  ~Connection() {
+    if (!stream_) --impl_->request_connections;
+  }
 
   void start() { read_request(); }
 
@@ -455,6 +464,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
       }
       session->get_stream = weak_from_this();
     }
+    if (!stream_) {
+      // From now on this connection only carries server messages; it sends no requests.
+      stream_ = true;
+      --impl_->request_connections;
+    }
     session_id_ = header("Mcp-Session-Id");
     queue(head(http::status::ok, "text/event-stream", std::nullopt, session_headers()));
     // The stream stays open; a read that only ends when the client hangs up keeps us alive.
@@ -578,6 +592,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::string origin_;
   std::string session_id_;
   std::shared_ptr<HttpSession> pending_session_;
+  bool stream_ = false;  // a GET stream: not counted in request_connections
   char sink_[1];
 };
 
@@ -614,7 +629,8 @@ void HttpServer::Impl::serve() {
     // Idle: nothing is ready.
     const auto idle_since = Clock::now();
     size_t ran = 0;
-    if (const auto window = poll.window(); window.count() > 0) {
+    if (const auto window = poll.window();
+        window.count() > 0 && request_connections.load() <= options.threads) {
       const auto until = idle_since + window;
       // Yielding lets a thread waiting for this core (the client, on a small machine) run.
       while ((ran = ioc.poll_one()) == 0 && !ioc.stopped() && Clock::now() < until) {
