@@ -1,13 +1,17 @@
 /* The floor: answers every JSON-RPC request with a canned result and does nothing else, so the
  * benchmark can tell the cost of the client and the pipe or socket from a server's own cost.
  *
- *   null_responder              one message per line on stdin/stdout
- *   null_responder --http PORT  HTTP/1.1 keep-alive on 127.0.0.1:PORT, POST /mcp
+ *   null_responder [--poll]              one message per line on stdin/stdout
+ *   null_responder [--poll] --http PORT  HTTP/1.1 keep-alive on 127.0.0.1:PORT, POST /mcp
+ *
+ * --poll: before each read that would block, poll the descriptor for up to 50 us (the most
+ * skillrt's adaptive idle polling uses), so the floor of a polling server can be told too.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -15,7 +19,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+
+static int g_poll = 0;
+
+/* With --poll: spins on poll() for up to 50 us or until `fd` is readable. */
+static void poll_briefly(int fd) {
+  if (!g_poll) return;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  struct pollfd pfd = {fd, POLLIN, 0};
+  for (;;) {
+    if (poll(&pfd, 1, 0) != 0) return;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long waited = (now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec);
+    if (waited >= 50000) return;
+  }
+}
 
 static const char kResult[] =
     ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}],\"isError\":false}}";
@@ -53,6 +74,7 @@ static int serve_stdio(void) {
   char id[128];
   for (;;) {
     if (used == cap) buf = realloc(buf, cap *= 2);
+    poll_briefly(0);
     ssize_t n = read(0, buf + used, cap - used);
     if (n <= 0) break;
     used += (size_t)n;
@@ -86,6 +108,7 @@ static void* serve_connection(void* arg) {
     char* end = memmem(buf, used, "\r\n\r\n", 4);
     if (end == NULL) {
       if (used == cap) break;
+      poll_briefly(fd);
       ssize_t n = read(fd, buf + used, cap - used);
       if (n <= 0) break;
       used += (size_t)n;
@@ -146,6 +169,11 @@ static int serve_http(int port) {
 
 int main(int argc, char** argv) {
   signal(SIGPIPE, SIG_IGN);
+  if (argc > 1 && strcmp(argv[1], "--poll") == 0) {
+    g_poll = 1;
+    --argc;
+    ++argv;
+  }
   if (argc == 3 && strcmp(argv[1], "--http") == 0) return serve_http(atoi(argv[2]));
   return serve_stdio();
 }

@@ -8,7 +8,9 @@
 # test plugins, run in-process as installed plugins are (--isolation in-process); "skillrt
 # isolated" is the same with the fixtures plugin in a worker process, as a third-party plugin
 # runs by default. server-everything is installed from npm into <build-dir>/bench/mcp/node on
-# first use.
+# first use. "floor polling" is the responder polling for up to 50 us before each read, and
+# "skillrt no-poll" is skillrt with its adaptive idle polling off: together they show what
+# polling does on each side. Every line carries the server's CPU time per call (server_cpu_us).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 # 100,000 calls: at 300,000 calls/s a shorter run is mostly warm-up (pipes, caches, the first
@@ -48,6 +50,7 @@ run_http() {  # label, server pid, then mcp_load arguments (the server's CPU is 
 
 for inflight in 1 16; do
   run "stdio floor x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null"
+  run "stdio floor polling x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null" --poll
   run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
     -- "${server[@]}"
   run "stdio skillrt no-poll x$inflight" stdio "$calls" "$inflight" fixture-echo \
@@ -63,10 +66,13 @@ port_base=$(( 20000 + RANDOM % 20000 ))
 "${server[@]}" --http 127.0.0.1:$((port_base + 1)) 2>/dev/null & pids+=($!)
 PORT=$((port_base + 2)) $everything streamableHttp >/dev/null 2>&1 & pids+=($!)
 "${no_poll[@]}" --http 127.0.0.1:$((port_base + 3)) 2>/dev/null & pids+=($!)
+"$null" --poll --http $((port_base + 4)) 2>/dev/null & pids+=($!)
 sleep 2
 for conns in 1 16; do
   run_http "http floor x$conns" "${pids[0]}" http "$calls" "$conns" echo '{}' \
     127.0.0.1:$port_base
+  run_http "http floor polling x$conns" "${pids[4]}" http "$calls" "$conns" echo '{}' \
+    127.0.0.1:$((port_base + 4))
   run_http "http skillrt x$conns" "${pids[1]}" http "$calls" "$conns" fixture-echo \
     '{"text":"hello"}' 127.0.0.1:$((port_base + 1))
   run_http "http skillrt no-poll x$conns" "${pids[3]}" http "$calls" "$conns" fixture-echo \
