@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <set>
 #include <string>
 #include <thread>
@@ -55,6 +56,10 @@ TEST_CASE("stdio survives every malformed input and answers the next valid reque
   REQUIRE(::pipe(out) == 0);
   transport::StdioOptions options;
   options.max_line_bytes = 4096;
+  // With idle polling off, and on (the default window).
+  const int poll_us = GENERATE(0, 50);
+  options.idle_poll = std::chrono::microseconds(poll_us);
+  INFO("idle poll " << poll_us << " us");
   int code = -1;
   std::thread serving([&] {
     code = transport::serve_stdio_fds(server, in[0], out[1], options);
@@ -201,4 +206,55 @@ TEST_CASE("a slow call does not hold up reading: later requests are answered whi
   ::close(out[0]);
   REQUIRE(rest.size() == 1);
   CHECK(rest[0]["id"] == "p2");  // and no answer for the cancelled call
+}
+
+TEST_CASE("stdio: request after answer, with and without idle polling, pauses in between") {
+  TestHost host;
+  skillrt::mcp::Server server(*host.executor, {});
+  const int poll_us = GENERATE(0, 50, 5000);
+  INFO("idle poll " << poll_us << " us");
+  int in[2];
+  int out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  transport::StdioOptions options;
+  options.idle_poll = std::chrono::microseconds(poll_us);
+  std::thread serving([&] {
+    transport::serve_stdio_fds(server, in[0], out[1], options);
+    ::close(out[1]);
+  });
+  // One answer at a time, as a sequential client reads them.
+  std::string pending;
+  const auto next_line = [&] {
+    char buf[4096];
+    while (pending.find('\n') == std::string::npos) {
+      const ssize_t n = ::read(out[0], buf, sizeof(buf));
+      REQUIRE(n > 0);
+      pending.append(buf, static_cast<size_t>(n));
+    }
+    const size_t nl = pending.find('\n');
+    const json line = json::parse(pending.substr(0, nl));
+    pending.erase(0, nl + 1);
+    return line;
+  };
+  write_all(in[1], kInit);
+  CHECK(next_line()["id"] == 0);
+  for (int i = 1; i <= 300; ++i) {
+    // Back to back opens the window; a pause now and then closes it again.
+    if (i % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const std::string text = "t" + std::to_string(i);
+    write_all(in[1], json{{"jsonrpc", "2.0"},
+                          {"id", i},
+                          {"method", "tools/call"},
+                          {"params", {{"name", "echo"}, {"arguments", {{"text", text}}}}}}
+                             .dump() +
+                         "\n");
+    const json answer = next_line();
+    CHECK(answer["id"] == i);
+    CHECK(answer["result"]["structuredContent"]["text"] == text);
+  }
+  ::close(in[1]);
+  serving.join();
+  ::close(in[0]);
+  ::close(out[0]);
 }
