@@ -632,7 +632,8 @@ void HttpServer::Impl::serve() {
     if (const auto window = poll.window();
         window.count() > 0 && request_connections.load() <= options.threads) {
       const auto until = idle_since + window;
-      // Yielding lets a thread waiting for this core (the client, on a small machine) run.
+      // Yielding on each turn hands the core to any thread waiting for it (the client, on a busy
+      // machine), as the stdio reader does.
       while ((ran = ioc.poll_one()) == 0 && !ioc.stopped() && Clock::now() < until) {
         std::this_thread::yield();
       }
