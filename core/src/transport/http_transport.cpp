@@ -1,8 +1,6 @@
 // The only translation unit that includes Beast: it is heavy to compile.
 #include "transport/http_transport.hpp"
 
-#include "transport/detail/poll_window.hpp"
-
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -25,6 +23,8 @@
 #include <optional>
 #include <random>
 #include <thread>
+
+#include "transport/detail/poll_window.hpp"
 
 namespace skillrt::transport {
 
