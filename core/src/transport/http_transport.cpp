@@ -622,25 +622,20 @@ std::shared_ptr<HttpSession> HttpServer::Impl::new_session() {
 
 // io_context::run() with adaptive polling at idle moments (detail/poll_window.hpp).
 void HttpServer::Impl::serve() {
-  using Clock = std::chrono::steady_clock;
   detail::PollWindow poll(options.idle_poll);
   while (!ioc.stopped()) {
     if (ioc.poll_one() > 0) continue;
     // Idle: nothing is ready.
-    const auto idle_since = Clock::now();
+    const auto idle_since = detail::PollWindow::Clock::now();
     size_t ran = 0;
-    if (const auto window = poll.window();
-        window.count() > 0 && request_connections.load() <= options.threads) {
-      const auto until = idle_since + window;
-      // Yielding on each turn hands the core to any thread waiting for it (the client, on a busy
-      // machine), as the stdio reader does.
-      while ((ran = ioc.poll_one()) == 0 && !ioc.stopped() && Clock::now() < until) {
-        std::this_thread::yield();
-      }
+    if (request_connections.load() <= options.threads) {
+      poll.poll(idle_since, [&] {
+        ran = ioc.poll_one();
+        return ran > 0 || ioc.stopped();
+      });
     }
     if (ran == 0 && ioc.run_one() == 0) return;  // stopped, or out of work
-    poll.idle_waited(
-        std::chrono::duration_cast<detail::PollWindow::Micros>(Clock::now() - idle_since));
+    poll.idle_ended(idle_since);
   }
 }
 

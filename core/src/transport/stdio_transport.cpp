@@ -243,8 +243,11 @@ class LineReader {
       scan_ -= start_;
       start_ = 0;
     }
-    const auto idle_since = std::chrono::steady_clock::now();
-    poll_for_input();
+    // Poll for up to the adaptive window before read() blocks; poll() leaves the descriptor's
+    // flags alone, as stdin may be shared with other processes.
+    const auto idle_since = detail::PollWindow::Clock::now();
+    pollfd pfd{fd_, POLLIN, 0};
+    poll_.poll(idle_since, [&] { return ::poll(&pfd, 1, 0) != 0; });
     while (true) {
       const ssize_t n = ::read(fd_, chunk_.data(), chunk_.size());
       if (n < 0) {
@@ -254,25 +257,9 @@ class LineReader {
       }
       if (n == 0) return false;
       // The whole wait, polled or blocked, adjusts the window.
-      poll_.idle_waited(std::chrono::duration_cast<detail::PollWindow::Micros>(
-          std::chrono::steady_clock::now() - idle_since));
+      poll_.idle_ended(idle_since);
       buffer_.append(chunk_.data(), static_cast<size_t>(n));
       return true;
-    }
-  }
-
-  // Polls the input for up to the adaptive window (detail/poll_window.hpp) before read()
-  // blocks. poll() leaves the descriptor's flags alone: stdin may be shared with other
-  // processes.
-  void poll_for_input() {
-    const auto window = poll_.window();
-    if (window.count() <= 0) return;
-    const auto until = std::chrono::steady_clock::now() + window;
-    pollfd pfd{fd_, POLLIN, 0};
-    // Yielding on each turn hands the core to any thread waiting for it (the client, on a busy
-    // machine): without it, polling there took CPU from the client and halved calls/s.
-    while (::poll(&pfd, 1, 0) == 0 && std::chrono::steady_clock::now() < until) {
-      std::this_thread::yield();
     }
   }
 

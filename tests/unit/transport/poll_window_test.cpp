@@ -49,3 +49,28 @@ TEST_CASE("PollWindow: a zero bound turns polling off; a small bound is kept") {
   small.idle_waited(Micros(3));
   CHECK(small.window() == Micros(4));
 }
+
+TEST_CASE("PollWindow::poll: tries until ready within the window, never when it is closed") {
+  PollWindow poll(Micros(50'000));
+  int tries = 0;
+  // Closed at first: ready() is not called at all.
+  CHECK_FALSE(poll.poll(PollWindow::Clock::now(), [&] { return ++tries > 0; }));
+  CHECK(tries == 0);
+  for (int i = 0; i < 20; ++i) poll.idle_waited(Micros(50'000));  // 10, 20, 40, ... up to the bound
+  REQUIRE(poll.window() == Micros(50'000));
+  // Ready on the third try.
+  CHECK(poll.poll(PollWindow::Clock::now(), [&] { return ++tries == 3; }));
+  CHECK(tries == 3);
+  // Never ready: gives up once the window has passed.
+  const auto start = PollWindow::Clock::now();
+  CHECK_FALSE(poll.poll(start, [] { return false; }));
+  CHECK(PollWindow::Clock::now() - start >= Micros(50'000));
+}
+
+TEST_CASE("PollWindow::idle_ended: measures from the start of the idle moment") {
+  PollWindow poll(Micros(50));
+  poll.idle_ended(PollWindow::Clock::now() - Micros(20));  // within the bound
+  CHECK(poll.window() == Micros(10));
+  poll.idle_ended(PollWindow::Clock::now() - std::chrono::milliseconds(5));  // a long pause
+  CHECK(poll.window() == Micros(0));
+}
