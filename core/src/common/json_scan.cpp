@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "common/utf8.hpp"
+
 namespace skillrt::json_scan {
 namespace {
 
@@ -404,13 +406,8 @@ JsonNumber read_number(std::string_view text, std::size_t pos, std::size_t& end)
 }
 
 std::size_t string_code_points(std::string_view raw, bool escaped) {
+  if (!escaped) return utf8_length(raw);
   std::size_t count = 0;
-  if (!escaped) {
-    for (const char c : raw) {
-      if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
-    }
-    return count;
-  }
   std::size_t i = 0;
   while (i < raw.size()) {
     const char c = raw[i];

@@ -142,14 +142,6 @@ Result<void> write_atomically(const fs::path& file, const std::string& content) 
 
 }  // namespace
 
-size_t utf8_length(std::string_view text) {
-  size_t n = 0;
-  for (char c : text) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  }
-  return n;
-}
-
 std::string name_problem(std::string_view name) {
   if (name.empty()) return "name is empty";
   if (name.size() > kMaxNameLength) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/utf8.hpp"
 #include "router/router.hpp"
 
 namespace skillrt::router {
@@ -43,7 +44,7 @@ struct SkillDocs {
 // Checks a name against the Agent Skills rules; returns what is wrong, or empty.
 std::string name_problem(std::string_view name);
 // Characters in UTF-8 text (code points), the unit the description limit counts.
-size_t utf8_length(std::string_view text);
+using skillrt::utf8_length;
 
 // Parses SKILL.md text: front matter between '---' lines, then the body. `origin` names
 // the file in messages. Validates every rule except the folder match.

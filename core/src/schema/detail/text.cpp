@@ -112,12 +112,4 @@ std::string format_number(double value) {
   return std::string(buffer, end);
 }
 
-std::size_t utf8_length(std::string_view text) {
-  std::size_t count = 0;
-  for (char c : text) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++count;
-  }
-  return count;
-}
-
 }  // namespace skillrt::schema::detail

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/utf8.hpp"
+
 namespace skillrt::schema::detail {
 
 // One reference token escaped per RFC 6901 ("~" -> "~0", "/" -> "~1").
@@ -33,6 +35,6 @@ std::string short_dump(const nlohmann::json& value, std::size_t limit = 60);
 std::string format_number(double value);
 
 // Number of Unicode code points, which is what minLength and maxLength count.
-std::size_t utf8_length(std::string_view text);
+using skillrt::utf8_length;
 
 }  // namespace skillrt::schema::detail
