@@ -778,9 +778,9 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
   call.arguments = params.value("arguments", json::object());
   if (call.arguments.is_null()) call.arguments = json::object();
   if (!call.arguments.is_object()) {
-    reply(error_message(id_text, kInvalidParams,
-                        "Invalid params: \"arguments\" of tool '" + call.name +
-                            "' must be an object"),
+    reply(error_message(
+              id_text, kInvalidParams,
+              "Invalid params: \"arguments\" of tool '" + call.name + "' must be an object"),
           true);
     return;
   }
@@ -815,12 +815,12 @@ bool Server::Impl::read_meta(const json& meta, ToolCall& call, const std::string
   if (const auto t = meta.find(kTimeoutMetaKey); t != meta.end()) {
     const bool whole = t->is_number_unsigned() || (t->is_number_integer() && *t > 0);
     if (!whole || *t < 1 || *t > kMaxTimeoutMs) {
-      reply(error_message(id_text, kInvalidParams,
-                          std::string("Invalid params: _meta \"") + kTimeoutMetaKey +
-                              "\" of tool '" + call.name +
-                              "' must be a whole number of milliseconds from 1 to " +
-                              std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
-            true);
+      reply(
+          error_message(id_text, kInvalidParams,
+                        std::string("Invalid params: _meta \"") + kTimeoutMetaKey + "\" of tool '" +
+                            call.name + "' must be a whole number of milliseconds from 1 to " +
+                            std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
+          true);
       return false;
     }
     call.timeout = std::chrono::milliseconds(t->get<int64_t>());
@@ -894,11 +894,13 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     if (!drop && out.ok()) note_reports(*s, out);
     // No response for a request the client cancelled.
     std::string message = drop ? std::string() : result_message(id_text, tool_result(name, out));
-    if (stream) {
-      std::lock_guard lock(stream->mutex);
-      stream->finished = true;
-      reply(std::move(message), true);
-    } else {
+    {
+      // Under the stream's lock, so no progress notification follows the response.
+      std::unique_lock<std::mutex> streaming;
+      if (stream) {
+        streaming = std::unique_lock(stream->mutex);
+        stream->finished = true;
+      }
       reply(std::move(message), true);
     }
     std::lock_guard lock(s->mutex);
@@ -909,8 +911,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     executor.call_async_text(name, std::move(call.arguments_text), std::move(call_options),
                              std::move(done));
   } else {
-    executor.call_async(name, std::move(call.arguments), std::move(call_options),
-                        std::move(done));
+    executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));
   }
 }
 
