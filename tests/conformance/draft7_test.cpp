@@ -24,6 +24,7 @@ using skillrt::schema::CompileOptions;
 using skillrt::testing::kSchemaSuite;
 using skillrt::testing::read_json_file;
 using skillrt::testing::serve_suite_remote;
+using skillrt::testing::suite_files;
 
 namespace {
 
@@ -102,14 +103,8 @@ void run_file(const fs::path& file, const CompileOptions& options, Outcome& outc
 TEST_CASE("draft-07 required tests of the JSON-Schema-Test-Suite", "[conformance]") {
   const fs::path dir = kSchemaSuite / "tests" / "draft7";
   REQUIRE(fs::is_directory(dir));
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    // optional/ holds what draft 7 leaves to the implementation; only files directly here count.
-    if (entry.is_regular_file() && entry.path().extension() == ".json") {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
+  // optional/ holds what draft 7 leaves to the implementation; only files directly here count.
+  const auto files = suite_files(dir, /*recursive=*/false);
   REQUIRE_FALSE(files.empty());
 
   CompileOptions options;

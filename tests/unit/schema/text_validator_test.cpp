@@ -25,6 +25,7 @@ using skillrt::schema::TextVerdict;
 using skillrt::testing::kSchemaSuite;
 using skillrt::testing::read_json_file;
 using skillrt::testing::serve_suite_remote;
+using skillrt::testing::suite_files;
 
 namespace {
 
@@ -301,13 +302,7 @@ TEST_CASE("check_text agrees with the DOM on the draft-07 test suite", "[schema]
     WARN("skipped: JSON-Schema-Test-Suite not installed at " + kSchemaSuite.string());
     return;
   }
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") {
-      files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
+  const auto files = suite_files(dir, /*recursive=*/true);
   REQUIRE_FALSE(files.empty());
 
   CompileOptions options;
