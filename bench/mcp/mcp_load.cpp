@@ -24,8 +24,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -104,23 +104,19 @@ struct Stats {
 double cpu_seconds(pid_t pid) {
   if (pid <= 0) return -1;
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  const std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // Fields after the command name, which is in parentheses and may hold spaces.
+  std::string stat;
+  std::getline(in, stat);
+  // utime and stime are the 12th and 13th fields after the command name, which is in
+  // parentheses and may hold spaces.
   const size_t close = stat.rfind(')');
   if (close == std::string::npos) return -1;
-  std::vector<std::string> fields;
-  size_t pos = close + 2;
-  while (pos < stat.size()) {
-    const size_t end = stat.find(' ', pos);
-    fields.push_back(stat.substr(pos, end - pos));
-    if (end == std::string::npos) break;
-    pos = end + 1;
-  }
-  // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name (from 3).
-  if (fields.size() < 13) return -1;
-  const double ticks =
-      std::strtod(fields[11].c_str(), nullptr) + std::strtod(fields[12].c_str(), nullptr);
-  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+  std::istringstream fields(stat.substr(close + 1));
+  std::string skipped;
+  for (int i = 0; i < 11; ++i) fields >> skipped;
+  double utime = 0;
+  double stime = 0;
+  if (!(fields >> utime >> stime)) return -1;
+  return (utime + stime) / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
 void report(Stats& s) {
