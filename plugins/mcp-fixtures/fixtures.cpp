@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "skillrt_embedded_schemas.h"
@@ -79,6 +80,16 @@ void register_skills(skillrt::Registrar& r) {
       .read_only()
       .idempotent()
       .handler(echo);
+  // The same as a raw handler: the host's work per call without the SDK's Json on either side
+  // (bench/mcp runs both). The input already matched echo.input, so it is a valid echo.output.
+  r.skill("fixture-echo-raw")
+      .title("Echo (raw text)")
+      .description("Returns its input text unchanged, as text.")
+      .input_schema(schema("echo.input"))
+      .output_schema(schema("echo.output"))
+      .read_only()
+      .idempotent()
+      .raw_handler([](std::string_view in, skillrt::Context&) { return std::string(in); });
   r.skill("fixture-progress")
       .description("Reports progress once per step, then returns the step count.")
       .input_schema(schema("progress.input"))

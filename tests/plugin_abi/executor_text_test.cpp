@@ -89,3 +89,28 @@ TEST_CASE("a text result that breaks the output schema is reported as with the D
   CHECK(not_json.code == Code::kInternal);
   CHECK(not_json.message.find("returned invalid JSON") != std::string::npos);
 }
+
+TEST_CASE("a raw handler gets the input text byte for byte, with no Json built on the way",
+          "[exec][sdk]") {
+  Host h;
+  // Spacing, key order and an escape a re-serialization would change.
+  const std::string input = "{ \"b\" : 1,\t\"a\": \"\\u00e9\" }";
+  Outcome out = call_text(h, "fx-raw", input);
+  REQUIRE(out.ok());
+  CHECK(out.result_text ==
+        "{\"bytes\": " + std::to_string(input.size()) + ", \"in\": " + input + "}");
+  // Called with a DOM, it gets the host's serialization of it.
+  Outcome dom = h.executor.call("fx-raw", Json{{"k", "v"}});
+  REQUIRE(dom.ok());
+  CHECK(dom.result == Json{{"bytes", 9}, {"in", {{"k", "v"}}}});
+  // Input that breaks the schema never reaches it.
+  Outcome bad = call_text(h, "fx-raw", "[1]");
+  CHECK(bad.code == Code::kInvalidArgument);
+}
+
+TEST_CASE("a raw handler's own error keeps its code and message", "[exec][sdk]") {
+  Host h;
+  Outcome out = call_text(h, "fx-raw-fail", "{}");
+  CHECK(out.code == Code::kFailedPrecondition);
+  CHECK(out.message == "skill 'fx-raw-fail' failed: no input file: pass one");
+}

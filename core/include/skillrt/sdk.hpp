@@ -141,6 +141,13 @@ using Handler = std::function<Json(const Json& input, Context& context)>;
 // Threading as for Handler.
 using TextHandler = std::function<std::string(const Json& input, Context& context)>;
 
+// For a skill that works on JSON text itself (one with its own parser, one that forwards or
+// returns parts of its input): the handler gets the input text as the host passed it, already
+// checked against the input schema, without the SDK building a Json of it. The view is valid
+// only until the handler returns; copy what must live longer. The returned text is handled as
+// a TextHandler's. Threading as for Handler.
+using RawHandler = std::function<std::string(std::string_view input, Context& context)>;
+
 namespace detail {
 
 struct SkillSpec {
@@ -153,6 +160,7 @@ struct SkillSpec {
   uint32_t timeout_ms = 0;
   Handler handler;
   TextHandler text_handler;  // set instead of `handler`, never both
+  RawHandler raw_handler;    // likewise: exactly one of the three is set
   // Filled at registration; the trampoline needs them.
   const skillrt_host_api* api = nullptr;
   skillrt_host* host = nullptr;
@@ -175,19 +183,30 @@ class SkillBuilder {
   SkillBuilder& open_world() { spec_->flags |= SKILLRT_SKILL_OPEN_WORLD; return *this; }
   SkillBuilder& serial() { spec_->flags |= SKILLRT_SKILL_SERIAL; return *this; }
   SkillBuilder& timeout_ms(uint32_t v) { spec_->timeout_ms = v; return *this; }
-  // One of the two handlers; a later call replaces what an earlier one set.
+  // One of the three handlers; a later call replaces what an earlier one set.
   SkillBuilder& handler(Handler h) {
+    clear_handlers();
     spec_->handler = std::move(h);
-    spec_->text_handler = nullptr;
     return *this;
   }
   SkillBuilder& text_handler(TextHandler h) {
+    clear_handlers();
     spec_->text_handler = std::move(h);
-    spec_->handler = nullptr;
+    return *this;
+  }
+  SkillBuilder& raw_handler(RawHandler h) {
+    clear_handlers();
+    spec_->raw_handler = std::move(h);
     return *this;
   }
 
  private:
+  void clear_handlers() {
+    spec_->handler = nullptr;
+    spec_->text_handler = nullptr;
+    spec_->raw_handler = nullptr;
+  }
+
   detail::SkillSpec* spec_;
 };
 
@@ -231,6 +250,11 @@ inline int32_t invoke_trampoline(void* state, skillrt_call* call, skillrt_str in
     return code;
   };
   try {
+    if (spec->raw_handler) {
+      Context context(api, spec->host, call, spec->config);
+      const std::string text = spec->raw_handler(std::string_view(input.ptr, input.len), context);
+      return api->write_result(call, to_str(text));
+    }
     Json in = Json::parse(input.ptr, input.ptr + input.len);
     Context context(api, spec->host, call, spec->config);
     if (spec->text_handler) {
@@ -277,9 +301,10 @@ class PluginState {
         loaded_ = true;
       }
       for (SkillSpec& spec : specs_) {
-        if (!spec.handler && !spec.text_handler) {
-          const std::string msg =
-              "skill '" + spec.name + "' has no handler: call .handler() or .text_handler()";
+        if (!spec.handler && !spec.text_handler && !spec.raw_handler) {
+          const std::string msg = "skill '" + spec.name +
+                                  "' has no handler: call .handler(), .text_handler() or "
+                                  ".raw_handler()";
           specs_.clear();
           loaded_ = false;
           api->set_load_error(host, to_str(msg));

@@ -45,9 +45,7 @@ void serve_call(Channel& channel, const exec::Executor& executor, uint64_t id,
   call.executor = const_cast<exec::Executor*>(&executor);
   call.skill = skill;
   call.cancel = cancel;
-  call.deadline_hit = std::make_shared<std::atomic<bool>>(false);
   call.deadline = std::chrono::steady_clock::time_point::max();
-  call.chain = {skill->name};
   call.on_progress = [&channel, id](const exec::Progress& p) {
     channel.send(nlohmann::json{{"type", "progress"}, {"id", id}, {"done", p.done},
                                 {"total", p.total}, {"message", p.message}}

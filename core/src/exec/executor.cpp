@@ -219,19 +219,14 @@ Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& 
   return deadline;
 }
 
-std::unique_ptr<skillrt_call> Executor::make_call(const std::shared_ptr<const Skill>& skill,
-                                                  const CallOptions& options,
-                                                  Clock::time_point deadline) {
-  auto call = std::make_unique<skillrt_call>();
-  call->executor = this;
-  call->skill = skill;
-  call->cancel = options.cancel ? options.cancel : make_cancel_flag();
-  call->deadline_hit = std::make_shared<std::atomic<bool>>(false);
-  call->deadline = deadline;
-  call->chain = options.chain;
-  call->chain.push_back(skill->name);
-  call->on_progress = options.on_progress;
-  return call;
+void Executor::fill_call(skillrt_call& call, const std::shared_ptr<const Skill>& skill,
+                         const CallOptions& options, Clock::time_point deadline) {
+  call.executor = this;
+  call.skill = skill;
+  call.cancel = options.cancel ? options.cancel : make_cancel_flag();
+  call.deadline = deadline;
+  call.callers = options.chain;
+  call.on_progress = options.on_progress;
 }
 
 Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input,
@@ -244,9 +239,10 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
     return *early;
   }
   const auto deadline = deadline_for(*skill, options, start);
-  auto call = make_call(skill, options, deadline);
-  Outcome out = run_skill(skill, in, *call, options.result_text_only);
-  if (call->cancel->load()) {
+  skillrt_call call;
+  fill_call(call, skill, options, deadline);
+  Outcome out = run_skill(skill, in, call, options.result_text_only);
+  if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled, nullptr,
                   "call to skill '" + skill->name + "' was cancelled", {}, 0};
   } else if (Clock::now() > deadline) {
@@ -266,15 +262,75 @@ Outcome Executor::call(std::string_view skill, const nlohmann::json& input, Call
   return future.get();
 }
 
-// Shared between the worker, the deadline timers and the caller: whoever finishes first wins.
-struct Executor::AsyncState {
+// Shared between the worker, the deadline watcher and the caller: whoever finishes first wins.
+// It is also the call's one entry on the watcher, which moves through the phases below; one
+// allocation holds the call handle and the timer, so a quick call allocates nothing more here.
+struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
+                                    std::enable_shared_from_this<AsyncState> {
+  enum class Phase {
+    kBudget,    // running on a lent caller thread: at the end of the budget, release the caller
+    kDeadline,  // at the deadline, tell the skill to stop
+    kGrace,     // at the end of the grace period, fail the call and drop the late result
+  };
+
+  AsyncState(Executor::Impl& impl, std::function<void(Outcome)> done_fn)
+      : impl(impl), done(std::move(done_fn)) {}
+
+  Executor::Impl& impl;
   std::mutex mutex;
   bool completed = false;
   std::function<void(Outcome)> done;
   Clock::time_point start = Clock::now();
-  // The one entry this call has on the watcher (deadline, then grace; or the inline budget).
+  skillrt_call call;
+  // Guarded by `mutex` from the moment the timer is first armed.
   std::optional<detail::DeadlineWatcher::Ticket> timer;
-  detail::DeadlineWatcher* watcher = nullptr;
+  Phase phase = Phase::kDeadline;
+  Clock::time_point deadline;
+  Clock::time_point budget_end;
+  // The caller's, while the call runs on its thread; used only in kBudget before completion,
+  // when that thread is still inside the call (complete() takes `mutex` first).
+  const std::function<void()>* release = nullptr;
+
+  // Under `mutex`.
+  void arm_locked(Phase next, Clock::time_point when) {
+    phase = next;
+    timer = impl.watcher.arm(when, shared_from_this());
+  }
+
+  void on_due() override {
+    std::unique_lock lock(mutex);
+    timer.reset();  // it ran
+    if (completed) return;
+    switch (phase) {
+      case Phase::kBudget:
+        if (Clock::now() >= budget_end) {
+          std::lock_guard slow_lock(impl.slow_mutex);
+          impl.slow.insert(call.skill.get());
+        }
+        arm_locked(Phase::kDeadline, deadline);
+        (*release)();
+        return;
+      case Phase::kDeadline:
+        // First the skill is told to stop; if it has not returned within the grace period,
+        // the caller gets the deadline error and whatever the skill returns later is dropped.
+        call.deadline_hit.store(true);
+        arm_locked(Phase::kGrace, Clock::now() + impl.options.grace);
+        return;
+      case Phase::kGrace:
+        break;
+    }
+    lock.unlock();
+    const Skill& skill = *call.skill;
+    Outcome late;
+    late.skill = skill.name;
+    late.code = Code::kDeadlineExceeded;
+    late.message = "skill '" + skill.name + "' of plugin '" + skill.plugin +
+                   "' missed its deadline and did not stop within the " +
+                   std::to_string(impl.options.grace.count()) +
+                   " ms grace period; its late result will be dropped: raise the timeout or "
+                   "narrow the input";
+    complete(std::move(late));
+  }
 
   void complete(Outcome out) {
     std::function<void(Outcome)> fn;
@@ -283,7 +339,7 @@ struct Executor::AsyncState {
       if (completed) return;
       completed = true;
       fn = std::move(done);
-      if (timer) watcher->disarm(*timer);
+      if (timer) impl.watcher.disarm(*timer);
       timer.reset();
     }
     out.elapsed_ms = ms_since(start);
@@ -304,23 +360,24 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
 
 void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome)> done) {
-  start_async(std::move(name), std::move(input), {}, std::move(options), std::move(done));
-}
-
-void Executor::call_async_text(std::string name, std::string input_text, CallOptions options,
-                               std::function<void(Outcome)> done) {
-  if (input_text.empty()) input_text = "{}";
-  start_async(std::move(name), nlohmann::json(), std::move(input_text), std::move(options),
+  start_async(std::move(name), nullptr, std::move(input), {}, std::move(options),
               std::move(done));
 }
 
-void Executor::start_async(std::string name, nlohmann::json input, std::string input_text,
-                           CallOptions options, std::function<void(Outcome)> done) {
-  auto state = std::make_shared<AsyncState>();
-  state->done = std::move(done);
-  state->watcher = &impl_->watcher;
-  // Looked up once here for the whole call.
-  auto skill = registry_.find(name);
+void Executor::call_async_text(std::string name, std::string input_text, CallOptions options,
+                               std::function<void(Outcome)> done,
+                               std::shared_ptr<const Skill> found) {
+  if (input_text.empty()) input_text = "{}";
+  start_async(std::move(name), std::move(found), nlohmann::json(), std::move(input_text),
+              std::move(options), std::move(done));
+}
+
+void Executor::start_async(std::string name, std::shared_ptr<const Skill> skill,
+                           nlohmann::json input, std::string input_text, CallOptions options,
+                           std::function<void(Outcome)> done) {
+  auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
+  // Looked up once here for the whole call, unless the caller did.
+  if (!skill) skill = registry_.find(name);
   if (may_run_here(skill.get(), options)) {
     // On the caller's thread: no hop to the pool and back. Should the skill overrun its budget,
     // the caller is released (it gets on with its other work) and the skill goes to the pool
@@ -349,62 +406,27 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::st
     return;
   }
   const auto deadline = deadline_for(*skill, options, state->start);
-  auto call = make_call(skill, options, deadline);
-  const auto grace = impl_->options.grace;
-  auto& watcher = impl_->watcher;
-  const auto arm_deadline = [&watcher, state, grace, deadline, deadline_hit = call->deadline_hit,
-                             skill_name = skill->name, plugin = skill->plugin] {
-    // Runs under state->mutex. First the skill is told to stop; if it has not returned within
-    // the grace period, the caller gets the deadline error and whatever the skill returns later
-    // is dropped.
-    state->timer =
-        watcher.arm(deadline, [&watcher, state, grace, deadline_hit, skill_name, plugin] {
-          deadline_hit->store(true);
-          std::lock_guard lock(state->mutex);
-          if (state->completed) return;
-          state->timer = watcher.arm(Clock::now() + grace, [state, grace, skill_name, plugin] {
-            Outcome late;
-            late.skill = skill_name;
-            late.code = Code::kDeadlineExceeded;
-            late.message =
-                "skill '" + skill_name + "' of plugin '" + plugin +
-                "' missed its deadline and did not stop within the " +
-                std::to_string(grace.count()) +
-                " ms grace period; its late result will be dropped: raise the timeout or "
-                "narrow the input";
-            state->complete(std::move(late));
-          });
-        });
-  };
+  skillrt_call& call = state->call;
+  fill_call(call, skill, options, deadline);
   {
     std::lock_guard lock(state->mutex);
+    state->deadline = deadline;
     if (!here) {
-      arm_deadline();
+      state->arm_locked(AsyncState::Phase::kDeadline, deadline);
     } else {
       // On the caller's thread: at the end of the budget (or at the deadline, if sooner) the
       // caller is released and the deadline is armed as for a pool call. One entry on the
       // watcher at a time either way.
-      const Skill* key = skill.get();
-      const auto budget_end = state->start + impl_->options.inline_budget;
-      auto overrun = [this, state, key, budget_end, arm_deadline,
-                      release = options.release_caller] {
-        std::lock_guard lock(state->mutex);
-        if (state->completed) return;
-        if (Clock::now() >= budget_end) {
-          std::lock_guard slow_lock(impl_->slow_mutex);
-          impl_->slow.insert(key);
-        }
-        arm_deadline();
-        release();
-      };
-      state->timer = watcher.arm(std::min(deadline, budget_end), std::move(overrun));
+      state->budget_end = state->start + impl_->options.inline_budget;
+      state->release = &options.release_caller;
+      state->arm_locked(AsyncState::Phase::kBudget, std::min(deadline, state->budget_end));
     }
   }
-  Outcome out = run_skill(skill, input, *call, options.result_text_only);
-  if (call->cancel->load()) {
+  Outcome out = run_skill(skill, input, call, options.result_text_only);
+  if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled, nullptr,
                   "call to skill '" + skill->name + "' was cancelled", {}, 0};
-  } else if (call->deadline_hit->load() || Clock::now() > deadline) {
+  } else if (call.deadline_hit.load() || Clock::now() > deadline) {
     out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
                   "skill '" + skill->name + "' of plugin '" + skill->plugin +
                       "' missed its deadline: raise the timeout or narrow the input",

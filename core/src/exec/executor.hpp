@@ -97,8 +97,11 @@ class Executor {
   // call_async() with the input as JSON text: checked against the input schema without a DOM
   // where the schema allows, and handed to the skill as it is. Text that is not JSON ends the
   // call with kInvalidArgument.
+  // `found`, when the caller has looked the skill up already (registry().find(skill)), saves a
+  // second lookup; it must be that name's skill.
   void call_async_text(std::string skill, std::string input_text, CallOptions options,
-                       std::function<void(Outcome)> done);
+                       std::function<void(Outcome)> done,
+                       std::shared_ptr<const Skill> found = nullptr);
 
   // What route() from a plugin uses; without one, route() answers kUnavailable.
   void set_router(RouteFn route);
@@ -123,8 +126,8 @@ class Executor {
     const nlohmann::json& value;
     std::string_view text;
   };
-  void start_async(std::string name, nlohmann::json input, std::string input_text,
-                   CallOptions options, std::function<void(Outcome)> done);
+  void start_async(std::string name, std::shared_ptr<const Skill> skill, nlohmann::json input,
+                   std::string input_text, CallOptions options, std::function<void(Outcome)> done);
   void run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
                  std::shared_ptr<const Skill> skill, const Input& input,
                  const CallOptions& options, bool here);
@@ -138,9 +141,8 @@ class Executor {
   std::chrono::steady_clock::time_point deadline_for(const Skill& skill,
                                                      const CallOptions& options,
                                                      std::chrono::steady_clock::time_point now) const;
-  std::unique_ptr<skillrt_call> make_call(const std::shared_ptr<const Skill>& skill,
-                                          const CallOptions& options,
-                                          std::chrono::steady_clock::time_point deadline);
+  void fill_call(skillrt_call& call, const std::shared_ptr<const Skill>& skill,
+                 const CallOptions& options, std::chrono::steady_clock::time_point deadline);
 
   const Registry& registry_;
   std::unique_ptr<Impl> impl_;

@@ -52,9 +52,11 @@ int32_t call_skill(skillrt_call* call, skillrt_str skill, skillrt_str input,
   CallOptions options;
   options.cancel = call->cancel;
   options.deadline = call->deadline;
-  options.chain = call->chain;
+  options.chain.reserve(call->callers.size() + 1);
+  options.chain = call->callers;
+  options.chain.push_back(call->skill->name);
   // The callee shares the caller's cancellation, including a missed deadline.
-  if (call->deadline_hit->load()) options.cancel->store(true);
+  if (call->deadline_hit.load()) options.cancel->store(true);
   Outcome out = call->executor->call_inline(to_string(skill), parsed, options);
   if (out.ok()) return reply(SKILLRT_OK, out.result.dump());
   return reply(static_cast<int32_t>(out.code), out.message);

@@ -315,7 +315,7 @@ int32_t WorkerClient::invoke(const Skill& skill, skillrt_call* call, skillrt_str
     }
     if (cancel_sent && Clock::now() - cancel_at > options_.grace) {
       kill_worker();
-      const bool deadline = call->deadline_hit->load();
+      const bool deadline = call->deadline_hit.load();
       const int32_t code = deadline ? SKILLRT_DEADLINE_EXCEEDED : SKILLRT_CANCELLED;
       set_call_error(call, code,
                      who + ": skill '" + skill.name + "' ignored " +

@@ -251,12 +251,14 @@ std::string failure_text(const std::string& tool, const exec::Outcome& out) {
   }
 }
 
-std::string tool_result(const std::string& tool, const exec::Outcome& out) {
+// The whole response to a tools/call, built in one string: the result is most of it.
+std::string tool_result_message(std::string_view id_text, const std::string& tool,
+                                const exec::Outcome& out) {
   if (!out.ok()) {
     const json result = {
         {"content", json::array({{{"type", "text"}, {"text", failure_text(tool, out)}}})},
         {"isError", true}};
-    return dump(result);
+    return result_message(id_text, dump(result));
   }
   // The skill's own text, checked against the output schema already, is used as it is instead
   // of being serialized again. Valid JSON holds line breaks only as whitespace, so they can turn
@@ -272,17 +274,19 @@ std::string tool_result(const std::string& tool, const exec::Outcome& out) {
   }
   const size_t first = text.find_first_not_of(" \t");
   const bool object = first != std::string::npos && text[first] == '{';
-  std::string body;
-  body.reserve(2 * text.size() + 80);
-  body += R"({"content":[{"type":"text","text":)";
-  append_quoted(body, text);
-  body += "}]";
+  std::string message;
+  message.reserve(id_text.size() + 3 * text.size() + 120);
+  message += R"({"jsonrpc":"2.0","id":)";
+  message += id_text;
+  message += R"(,"result":{"content":[{"type":"text","text":)";
+  append_quoted(message, text);
+  message += "}]";
   if (object) {
-    body += R"(,"structuredContent":)";
-    body += text;
+    message += R"(,"structuredContent":)";
+    message += text;
   }
-  body += R"(,"isError":false})";
-  return body;
+  message += R"(,"isError":false}})";
+  return message;
 }
 
 std::optional<size_t> parse_cursor(const json& params, size_t size) {
@@ -835,7 +839,8 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     run_fixture(*s, *fixture, id_text, call.token, reply);
     return;
   }
-  if (!executor.registry().find(name)) {
+  auto skill = executor.registry().find(name);
+  if (!skill) {
     std::string message = "Invalid params: unknown tool '" + name + "'";
     const auto near = executor.registry().suggest(name);
     if (!near.empty()) {
@@ -893,7 +898,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     }
     if (!drop && out.ok()) note_reports(*s, out);
     // No response for a request the client cancelled.
-    std::string message = drop ? std::string() : result_message(id_text, tool_result(name, out));
+    std::string message = drop ? std::string() : tool_result_message(id_text, name, out);
     {
       // Under the stream's lock, so no progress notification follows the response.
       std::unique_lock<std::mutex> streaming;
@@ -909,7 +914,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   };
   if (!call.arguments_text.empty()) {
     executor.call_async_text(name, std::move(call.arguments_text), std::move(call_options),
-                             std::move(done));
+                             std::move(done), std::move(skill));
   } else {
     executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));
   }

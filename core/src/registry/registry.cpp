@@ -46,6 +46,7 @@ std::vector<std::shared_ptr<const Skill>> Registry::all() const {
   std::vector<std::shared_ptr<const Skill>> out;
   out.reserve(skills_.size());
   for (const auto& [name, skill] : skills_) out.push_back(skill);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->name < b->name; });
   return out;
 }
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/error.hpp"
@@ -57,8 +58,14 @@ class Registry {
   std::string not_found_message(std::string_view name) const;
 
  private:
+  // Looked up by a name in a string_view without building a string: find() runs on every call.
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const Skill>, std::less<>> skills_;
+  std::unordered_map<std::string, std::shared_ptr<const Skill>, NameHash, std::equal_to<>> skills_;
   std::map<std::string, std::string, std::less<>> conflicted_;  // name -> first file
 };
 

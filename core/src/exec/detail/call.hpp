@@ -15,10 +15,12 @@
 struct skillrt_call {
   skillrt::exec::Executor* executor = nullptr;
   std::shared_ptr<const skillrt::Skill> skill;
-  skillrt::exec::CancelFlag cancel;                 // the caller's
-  std::shared_ptr<std::atomic<bool>> deadline_hit;  // set by the deadline timer
+  skillrt::exec::CancelFlag cancel;      // the caller's
+  std::atomic<bool> deadline_hit{false};  // set by the deadline timer
   std::chrono::steady_clock::time_point deadline;
-  std::vector<std::string> chain;  // skills on the way here, this one last
+  // The skills whose calls led here, outermost first, not counting this one (empty for a call
+  // from outside): a nested call's chain is this plus `skill`.
+  std::vector<std::string> callers;
   std::function<void(const skillrt::exec::Progress&)> on_progress;
 
   std::mutex mutex;  // guards the fields below, which the skill may set from any thread
@@ -27,5 +29,5 @@ struct skillrt_call {
   int32_t error_code = SKILLRT_OK;
   std::string error_message;
 
-  bool cancelled() const { return cancel->load() || deadline_hit->load(); }
+  bool cancelled() const { return cancel->load() || deadline_hit.load(); }
 };

@@ -1,5 +1,6 @@
 // Every pending deadline of the executor on one thread. Arming and disarming take a lock and
-// touch an ordered map; the thread is woken only when a deadline sooner than the one it sleeps
+// touch an ordered map whose nodes are recycled, so that after warm-up neither allocates; the
+// thread is woken only when a deadline sooner than the one it sleeps
 // towards arrives. Disarming never wakes it: it wakes at the old time, finds nothing due and
 // sleeps again (towards the time it was promised, even with nothing left to wait for). A call that
 // ends well before its deadline (nearly every call) so costs no system call, unlike a timer per
@@ -11,9 +12,11 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace skillrt::exec::detail {
 
@@ -37,16 +40,38 @@ class DeadlineWatcher {
   DeadlineWatcher(const DeadlineWatcher&) = delete;
   DeadlineWatcher& operator=(const DeadlineWatcher&) = delete;
 
-  // `fn` runs on the watcher's thread at `when`, unless disarmed first. It may arm and disarm.
-  Ticket arm(Clock::time_point when, std::function<void()> fn) {
+  // What an entry runs when it is due. The watcher holds a reference to it while it is armed
+  // and while on_due() runs (on the watcher's thread), so the target outlives both.
+  class Target {
+   public:
+    virtual ~Target() = default;
+    // Runs without the watcher's lock held: it may arm and disarm.
+    virtual void on_due() = 0;
+  };
+
+  // `target->on_due()` runs on the watcher's thread at `when`, unless disarmed first.
+  Ticket arm(Clock::time_point when, std::shared_ptr<Target> target) {
     std::unique_lock lock(mutex_);
     const Ticket ticket{when, ++next_id_};
-    entries_.emplace(Key{when, ticket.id}, std::move(fn));
+    if (spare_.empty()) {
+      entries_.emplace(Key{when, ticket.id}, std::move(target));
+    } else {
+      auto node = std::move(spare_.back());
+      spare_.pop_back();
+      node.key() = Key{when, ticket.id};
+      node.mapped() = std::move(target);
+      entries_.insert(std::move(node));
+    }
     const bool sooner = when < wake_at_;
     if (sooner) wake_at_ = when;
     lock.unlock();
     if (sooner) wake_.notify_one();
     return ticket;
+  }
+
+  // The same for a one-off function (it allocates; the executor's calls use a Target).
+  Ticket arm(Clock::time_point when, std::function<void()> fn) {
+    return arm(when, std::make_shared<FunctionTarget>(std::move(fn)));
   }
 
   // How many times the thread has woken (for tests: quick calls must not wake it each time).
@@ -57,25 +82,45 @@ class DeadlineWatcher {
 
   // Does nothing when the entry already ran or was disarmed.
   void disarm(const Ticket& ticket) {
-    std::function<void()> dropped;  // destroyed outside the lock: it may own the last state
+    std::shared_ptr<Target> dropped;  // released outside the lock: it may be the last reference
     std::lock_guard lock(mutex_);
     auto it = entries_.find(Key{ticket.when, ticket.id});
     if (it == entries_.end()) return;
-    dropped = std::move(it->second);
-    entries_.erase(it);
+    auto node = entries_.extract(it);
+    dropped = std::move(node.mapped());
+    recycle(std::move(node));
   }
 
  private:
   using Key = std::pair<Clock::time_point, uint64_t>;
+  using Entries = std::map<Key, std::shared_ptr<Target>>;
+  // Spare nodes kept for reuse: about as many as calls in flight at once.
+  static constexpr size_t kMaxSpare = 256;
+
+  class FunctionTarget final : public Target {
+   public:
+    explicit FunctionTarget(std::function<void()> fn) : fn_(std::move(fn)) {}
+    void on_due() override { fn_(); }
+
+   private:
+    std::function<void()> fn_;
+  };
+
+  // Under the lock; the node's target has been moved out.
+  void recycle(Entries::node_type node) {
+    if (spare_.size() < kMaxSpare) spare_.push_back(std::move(node));
+  }
 
   void run() {
     std::unique_lock lock(mutex_);
     while (!stop_) {
       while (!entries_.empty() && entries_.begin()->first.first <= Clock::now()) {
         auto node = entries_.extract(entries_.begin());
+        std::shared_ptr<Target> target = std::move(node.mapped());
+        recycle(std::move(node));
         lock.unlock();
-        node.mapped()();
-        node = {};
+        target->on_due();
+        target.reset();
         lock.lock();
       }
       if (stop_) break;
@@ -98,7 +143,8 @@ class DeadlineWatcher {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  std::map<Key, std::function<void()>> entries_;
+  Entries entries_;
+  std::vector<Entries::node_type> spare_;
   Clock::time_point wake_at_ = Clock::time_point::max();
   uint64_t next_id_ = 0;
   uint64_t wakes_ = 0;
