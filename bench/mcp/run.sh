@@ -10,7 +10,10 @@
 # runs by default. server-everything is installed from npm into <build-dir>/bench/mcp/node on
 # first use. "floor polling" is the responder polling for up to 50 us before each read, and
 # "skillrt no-poll" is skillrt with its adaptive idle polling off: together they show what
-# polling does on each side. Every line carries the server's CPU time per call (server_cpu_us).
+# polling does on each side. "skillrt raw" calls fixture-echo-raw, the same echo written with the
+# SDK's raw_handler (no Json built in the plugin), where "skillrt" calls fixture-echo, written with
+# the SDK's Json handler: the two show the host's own cost per call and what the SDK's Json adds.
+# Every line carries the server's CPU time per call (server_cpu_us).
 set -euo pipefail
 build=$(cd "$1" && pwd)
 # 100,000 calls: at 300,000 calls/s a shorter run is mostly warm-up (pipes, caches, the first
@@ -53,6 +56,8 @@ for inflight in 1 16; do
   run "stdio floor polling x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null" --poll
   run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
     -- "${server[@]}"
+  run "stdio skillrt raw x$inflight" stdio "$calls" "$inflight" fixture-echo-raw \
+    '{"text":"hello"}' -- "${server[@]}"
   run "stdio skillrt no-poll x$inflight" stdio "$calls" "$inflight" fixture-echo \
     '{"text":"hello"}' -- "${no_poll[@]}"
   run "stdio skillrt isolated x$inflight" stdio "$calls" "$inflight" fixture-echo \
@@ -74,6 +79,8 @@ for conns in 1 16; do
   run_http "http floor polling x$conns" "${pids[4]}" http "$calls" "$conns" echo '{}' \
     127.0.0.1:$((port_base + 4))
   run_http "http skillrt x$conns" "${pids[1]}" http "$calls" "$conns" fixture-echo \
+    '{"text":"hello"}' 127.0.0.1:$((port_base + 1))
+  run_http "http skillrt raw x$conns" "${pids[1]}" http "$calls" "$conns" fixture-echo-raw \
     '{"text":"hello"}' 127.0.0.1:$((port_base + 1))
   run_http "http skillrt no-poll x$conns" "${pids[3]}" http "$calls" "$conns" fixture-echo \
     '{"text":"hello"}' 127.0.0.1:$((port_base + 3))

@@ -224,20 +224,12 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 
 }  // namespace
 
-std::size_t well_formed_root(std::string_view text) {
+std::size_t well_formed_value(std::string_view text, std::size_t pos) {
   // Which containers are open, one bit each (set for an object): the innermost 64 in a word,
   // deeper ones in a vector reused from call to call.
   thread_local std::vector<std::uint64_t> spilled;
   std::uint64_t open = 0;
   std::size_t depth = 0;
-  std::size_t pos = 0;
-  // nlohmann skips a byte order mark, and only a whole one, before anything else.
-  if (byte_at(text, 0) == 0xEF) {
-    if (byte_at(text, 1) != 0xBB || byte_at(text, 2) != 0xBF) return kNoPosition;
-    pos = 3;
-  }
-  pos = skip_space(text, pos);
-  const std::size_t root = pos;
   enum class Expect { kValue, kKey, kAfter } expect = Expect::kValue;
   for (;;) {
     if (expect == Expect::kKey) {
@@ -281,8 +273,8 @@ std::size_t well_formed_root(std::string_view text) {
       if (pos == kNoPosition) return kNoPosition;
       expect = Expect::kAfter;
     }
+    if (depth == 0) return pos;
     pos = skip_space(text, pos);
-    if (depth == 0) return pos == text.size() || text[pos] == '\0' ? root : kNoPosition;
     const unsigned c = byte_at(text, pos);
     const bool in_object = (open & 1U) != 0;
     if (c == ',') {
@@ -299,6 +291,20 @@ std::size_t well_formed_root(std::string_view text) {
     }
     ++pos;
   }
+}
+
+std::size_t well_formed_root(std::string_view text) {
+  std::size_t pos = 0;
+  // nlohmann skips a byte order mark, and only a whole one, before anything else.
+  if (byte_at(text, 0) == 0xEF) {
+    if (byte_at(text, 1) != 0xBB || byte_at(text, 2) != 0xBF) return kNoPosition;
+    pos = 3;
+  }
+  const std::size_t root = skip_space(text, pos);
+  const std::size_t end = well_formed_value(text, root);
+  if (end == kNoPosition) return kNoPosition;
+  pos = skip_space(text, end);
+  return pos == text.size() || text[pos] == '\0' ? root : kNoPosition;
 }
 
 std::size_t skip_string(std::string_view text, std::size_t pos, bool& escaped) {

@@ -21,6 +21,11 @@ inline constexpr std::size_t kNoPosition = static_cast<std::size_t>(-1);
 // Like nlohmann's lexer it takes a NUL byte outside a string for the end of the text.
 std::size_t well_formed_root(std::string_view text);
 
+// `pos` is at the first byte of a value (no space before it); returns the position right after
+// the value when it is well formed by the same rules, else kNoPosition. What follows the value is
+// not looked at: this checks a value inside a larger text while walking it.
+std::size_t well_formed_value(std::string_view text, std::size_t pos);
+
 inline bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 inline std::size_t skip_space(std::string_view text, std::size_t pos) {

@@ -51,6 +51,10 @@ struct CallOptions {
   // The caller reads Outcome::result_text only: when the output schema can judge the skill's
   // text without a DOM (schema::CompiledSchema::check_text), Outcome::result is left null.
   bool result_text_only = false;
+  // The caller vouches that the input text is one JSON value as nlohmann reads it, starting at
+  // its first byte (the MCP server scanned the whole message), so the schema check skips the
+  // well-formedness pass. Leave it false for text from anywhere else.
+  bool input_well_formed = false;
 };
 
 // What every call ends with, whichever way it came in.

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <tuple>
 
 #include "mcp/detail/call_scan.hpp"
 #include "mcp/detail/catalog.hpp"
@@ -858,19 +859,24 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   call_options.cancel = exec::make_cancel_flag();
   call_options.release_caller = release;
   call_options.result_text_only = true;
+  // From the tools/call scan, which checked the whole message.
+  call_options.input_well_formed = !call.arguments_text.empty();
+  // The call's entry; only `done` below erases it, so the iterator stays valid until then.
+  std::map<std::string, InFlight>::iterator entry;
   {
     std::lock_guard lock(s->mutex);
-    if (s->inflight.contains(id_text)) {
+    bool fresh = false;
+    std::tie(entry, fresh) = s->inflight.try_emplace(id_text, InFlight{call_options.cancel, false});
+    if (!fresh) {
       reply(error_message(id_text, kInvalidRequest,
                           "Invalid Request: request id " + id_text +
                               " is already in use by a call in flight; use a fresh id"),
             true);
       return;
     }
-    s->inflight.emplace(id_text, InFlight{call_options.cancel, false});
-    if (s->early_cancels.erase(id_text) != 0) {
+    if (!s->early_cancels.empty() && s->early_cancels.erase(id_text) != 0) {
       // Cancelled before it arrived: it stops at once and gets no response.
-      s->inflight[id_text].cancelled_by_client = true;
+      entry->second.cancelled_by_client = true;
       call_options.cancel->store(true);
     }
   }
@@ -889,12 +895,11 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
       reply(notification_message("notifications/progress", params), false);
     };
   }
-  auto done = [this, s, id_text, name, reply, stream](exec::Outcome out) {
+  auto done = [this, s, entry, id_text, name, reply, stream](exec::Outcome out) {
     bool drop = false;
     {
       std::lock_guard lock(s->mutex);
-      const auto it = s->inflight.find(id_text);
-      drop = it == s->inflight.end() || it->second.cancelled_by_client;
+      drop = entry->second.cancelled_by_client;
     }
     if (!drop && out.ok()) note_reports(*s, out);
     // No response for a request the client cancelled.
@@ -909,7 +914,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
       reply(std::move(message), true);
     }
     std::lock_guard lock(s->mutex);
-    s->inflight.erase(id_text);
+    s->inflight.erase(entry);
     if (s->inflight.empty()) s->idle.notify_all();
   };
   if (!call.arguments_text.empty()) {

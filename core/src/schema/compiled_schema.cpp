@@ -299,6 +299,14 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
 TextVerdict CompiledSchema::check_text(std::string_view text) const {
   const std::size_t root = json_scan::well_formed_root(text);
   if (root == json_scan::kNoPosition) return TextVerdict::kMalformed;
+  return check_from(text, root);
+}
+
+TextVerdict CompiledSchema::check_well_formed_text(std::string_view text) const {
+  return check_from(text, 0);
+}
+
+TextVerdict CompiledSchema::check_from(std::string_view text, std::size_t root) const {
   // After the first call only an atomic load stands before the program.
   const detail::TextProgram* program = impl_->text_ready.load(std::memory_order_acquire);
   if (program == nullptr) {

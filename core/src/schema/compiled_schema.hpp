@@ -66,6 +66,12 @@ class CompiledSchema {
   // (and builds a deferred schema). Thread-safe.
   TextVerdict check_text(std::string_view text) const;
 
+  // check_text() for text the caller has already checked is one JSON value as nlohmann reads it,
+  // starting at its first byte (as a value scanned out of a larger well-formed message is): the
+  // well-formedness pass is skipped, so text that is not such a value gives an undefined verdict.
+  // Thread-safe.
+  TextVerdict check_well_formed_text(std::string_view text) const;
+
   // valijson's own visitor on the same compiled schema: the reference the conformance test
   // holds is_valid() to. Slower; not for production calls.
   bool valijson_verdict(const nlohmann::json& instance) const;
@@ -79,6 +85,8 @@ class CompiledSchema {
  private:
   struct Impl;
   explicit CompiledSchema(std::unique_ptr<Impl> impl);
+  // The text program on well-formed text whose root value starts at `root`.
+  TextVerdict check_from(std::string_view text, std::size_t root) const;
   // The meta-schema itself is compiled without the meta-schema check.
   static Result<std::shared_ptr<const CompiledSchema>> compile_impl(const nlohmann::json& schema,
                                                                     const CompileOptions& options,

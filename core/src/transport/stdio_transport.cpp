@@ -186,16 +186,16 @@ class LineReader {
       return true;
     });
     auto done = std::make_shared<std::atomic<bool>>(false);
-    threads_.push_back({std::thread([this, next = generation_, done] {
+    threads_.push_back({std::thread([this, next = generation_.load(), done] {
                           read_loop(next);
                           done->store(true);
                         }),
                         done});
   }
 
-  bool still_reading(uint64_t generation) {
-    std::lock_guard lock(mutex_);
-    return generation == generation_;
+  // Once per line: an atomic read, not the lock (hand_over() changes it under the lock).
+  bool still_reading(uint64_t generation) const {
+    return generation == generation_.load(std::memory_order_acquire);
   }
 
   void handle_line(std::string_view line, const mcp::Release& release) {
@@ -283,7 +283,7 @@ class LineReader {
   };
   std::mutex mutex_;
   std::condition_variable ended_;
-  uint64_t generation_ = 0;  // of the thread that reads now
+  std::atomic<uint64_t> generation_{0};  // of the thread that reads now
   bool finished_ = false;
   std::vector<Reader> threads_;
 };

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/json_scan.hpp"
 #include "schema/compiled_schema.hpp"
 #include "support/schema_suite.hpp"
 
@@ -63,12 +64,24 @@ struct Tally {
   std::size_t valid = 0;
   std::size_t invalid = 0;
   std::size_t malformed = 0;
+  std::size_t trusted_compared = 0;  // also checked with check_well_formed_text()
   std::vector<std::string> disagreements;
 
   void compare(const CompiledSchema& schema, std::string_view text, const std::string& where) {
     ++compared;
     const TextVerdict expected = dom_verdict(schema, text);
     const TextVerdict got = schema.check_text(text);
+    // Well-formed text starting at its first byte must get the same verdict without the
+    // well-formedness pass (the MCP server's arguments, scanned out of a checked message).
+    if (expected != TextVerdict::kMalformed && skillrt::json_scan::well_formed_root(text) == 0) {
+      ++trusted_compared;
+      const TextVerdict trusted = schema.check_well_formed_text(text);
+      if (trusted != got && disagreements.size() < 20) {
+        disagreements.push_back(where + "\n    text " + std::string(text) +
+                                "\n    check_text " + name_of(got) +
+                                ", check_well_formed_text " + name_of(trusted));
+      }
+    }
     if (expected == TextVerdict::kValid) ++valid;
     if (expected == TextVerdict::kInvalid) ++invalid;
     if (expected == TextVerdict::kMalformed) ++malformed;
@@ -207,6 +220,7 @@ TEST_CASE("check_text agrees with the DOM on deep nesting", "[schema][text]") {
   }
   INFO(tally.report());
   CHECK(tally.disagreements.empty());
+  CHECK(tally.trusted_compared > 0);
   CHECK(tally.unsupported == 0);
   CHECK(tally.valid > 0);
   CHECK(tally.invalid > 0);
@@ -282,6 +296,7 @@ TEST_CASE("check_text agrees with the DOM on long numbers and large objects", "[
   }
   INFO(tally.report());
   CHECK(tally.disagreements.empty());
+  CHECK(tally.trusted_compared > 0);
   CHECK(tally.unsupported == 0);
   CHECK(tally.malformed > 0);
   CHECK(tally.valid > 0);
@@ -331,6 +346,7 @@ TEST_CASE("check_text agrees with the DOM on the draft-07 test suite", "[schema]
             << " unsupported (" << tally.valid << " valid, " << tally.invalid << " invalid)\n";
   INFO(tally.report());
   CHECK(tally.disagreements.empty());
+  CHECK(tally.trusted_compared > 0);
   CHECK(tally.malformed == 0);
   CHECK(instances > 500);
   // Nothing in the suite needs the DOM.
@@ -528,6 +544,7 @@ TEST_CASE("check_text agrees with the DOM on the host's schemas and their mutant
             << " unsupported (" << tally.valid << " valid, " << tally.invalid << " invalid)\n";
   INFO(tally.report());
   CHECK(tally.disagreements.empty());
+  CHECK(tally.trusted_compared > 0);
   CHECK(examples > 30);
   CHECK(tally.valid > 100);
   CHECK(tally.invalid > 1000);
@@ -857,6 +874,7 @@ TEST_CASE("check_text agrees with the DOM on random texts and schemas", "[schema
             << " unsupported\n";
   INFO(tally.report());
   CHECK(tally.disagreements.empty());
+  CHECK(tally.trusted_compared > 0);
   // The generator must keep reaching every outcome, or the comparison proves little.
   CHECK(tally.malformed > tally.compared / 10);
   CHECK(tally.valid > tally.compared / 10);

@@ -34,87 +34,111 @@ bool plain_string(std::string_view value, std::string_view& content) {
   return content.find('\\') == std::string_view::npos;
 }
 
-// Calls `member(key, value)` for each member of the object at `pos` (in well-formed text) and
-// returns the position after it, or kNoPosition when a key is escaped (its decoded name could be
-// one that matters) or `member` refuses.
+// Calls `member(key, value_start)` for each member of the object at `pos`, checking the text on
+// the way by nlohmann's rules (so no separate pass over the message is needed); `member` returns
+// the position after the value (most check it with value_at()) or kNoPosition to refuse. Returns
+// the position after the object, or kNoPosition when the text is not well formed, a key is
+// escaped (its decoded name could be one that matters) or `member` refuses.
 template <typename Member>
 size_t for_each_member(std::string_view text, size_t pos, Member&& member) {
   pos = skip_space(text, pos + 1);
-  if (text[pos] == '}') return pos + 1;
+  if (pos < text.size() && text[pos] == '}') return pos + 1;
   while (true) {
-    bool escaped = false;
-    const size_t key_end = json_scan::skip_string(text, pos, escaped);
-    if (escaped) return json_scan::kNoPosition;
+    if (pos >= text.size() || text[pos] != '"') return json_scan::kNoPosition;
+    const size_t key_end = json_scan::well_formed_value(text, pos);
+    if (key_end == json_scan::kNoPosition) return json_scan::kNoPosition;
     const std::string_view key = text.substr(pos + 1, key_end - pos - 2);
-    const size_t value_start = skip_space(text, skip_space(text, key_end) + 1);
-    const size_t value_end = json_scan::skip_value(text, value_start);
-    if (!member(key, text.substr(value_start, value_end - value_start))) {
-      return json_scan::kNoPosition;
-    }
+    if (key.find('\\') != std::string_view::npos) return json_scan::kNoPosition;
+    pos = skip_space(text, key_end);
+    if (pos >= text.size() || text[pos] != ':') return json_scan::kNoPosition;
+    const size_t value_end = member(key, skip_space(text, pos + 1));
+    if (value_end == json_scan::kNoPosition) return json_scan::kNoPosition;
     pos = skip_space(text, value_end);
+    if (pos >= text.size()) return json_scan::kNoPosition;
     if (text[pos] == '}') return pos + 1;
-    pos = skip_space(text, pos + 1);  // past the comma
+    if (text[pos] != ',') return json_scan::kNoPosition;
+    pos = skip_space(text, pos + 1);
   }
 }
 
-// Members of "params" the call needs. False for shapes the general path should judge.
-bool scan_params(std::string_view params, ToolsCallText& out) {
-  if (params.front() != '{') return false;
+// The well-formed value at `start`, and the position after it; empty (and `end` kNoPosition)
+// when the text there is not well formed.
+std::string_view value_at(std::string_view text, size_t start, size_t& end) {
+  end = json_scan::well_formed_value(text, start);
+  if (end == json_scan::kNoPosition) return {};
+  return text.substr(start, end - start);
+}
+
+// Members of the "params" object at `pos`, walked in place (not skipped first and walked again).
+// Returns the position after it, or kNoPosition for shapes the general path should judge.
+size_t scan_params(std::string_view text, size_t pos, ToolsCallText& out) {
+  if (pos >= text.size() || text[pos] != '{') return json_scan::kNoPosition;
   bool name = false;
   bool arguments = false;
   bool meta = false;
-  const size_t end = for_each_member(params, 0, [&](std::string_view key, std::string_view value) {
+  const size_t end = for_each_member(text, pos, [&](std::string_view key, size_t start) {
+    size_t value_end = 0;
+    const std::string_view value = value_at(text, start, value_end);
+    if (value.empty()) return json_scan::kNoPosition;
     if (key == "name") {
-      if (name || !plain_string(value, out.name)) return false;
+      if (name || !plain_string(value, out.name)) return json_scan::kNoPosition;
       name = true;
     } else if (key == "arguments") {
       // An object or null; anything else the general path refuses in its own words.
-      if (arguments || (value.front() != '{' && value != "null")) return false;
+      if (arguments || (value.front() != '{' && value != "null")) return json_scan::kNoPosition;
       arguments = true;
       if (value.front() == '{') out.arguments = value;
     } else if (key == "_meta") {
-      if (meta || value.front() != '{') return false;
+      if (meta || value.front() != '{') return json_scan::kNoPosition;
       meta = true;
       out.meta = value;
     }
-    return true;
+    return value_end;
   });
   // Without a name the general path phrases the error.
-  return end != json_scan::kNoPosition && name;
+  return name ? end : json_scan::kNoPosition;
 }
 
 }  // namespace
 
 std::optional<ToolsCallText> scan_tools_call(std::string_view text) {
-  // One validating pass, exactly nlohmann's rules; the walk below then only skips.
-  const size_t root = json_scan::well_formed_root(text);
-  if (root == json_scan::kNoPosition || root >= text.size() || text[root] != '{') {
-    return std::nullopt;
-  }
+  // The walk below checks every byte by nlohmann's rules as it goes; text it does not take
+  // (a byte order mark, anything unusual) goes the general way, which judges it as nlohmann does.
+  const size_t root = skip_space(text, 0);
+  if (root >= text.size() || text[root] != '{') return std::nullopt;
   ToolsCallText out;
   bool jsonrpc = false;
   bool id = false;
   bool method = false;
   bool params = false;
-  const size_t end = for_each_member(text, root, [&](std::string_view key, std::string_view value) {
+  const size_t end = for_each_member(text, root, [&](std::string_view key, size_t start) {
+    if (key == "params") {
+      if (params) return json_scan::kNoPosition;
+      params = true;
+      return scan_params(text, start, out);
+    }
+    size_t value_end = 0;
+    const std::string_view value = value_at(text, start, value_end);
+    if (value.empty()) return json_scan::kNoPosition;
     std::string_view content;
     if (key == "jsonrpc") {
-      if (jsonrpc || !plain_string(value, content) || content != "2.0") return false;
+      if (jsonrpc || !plain_string(value, content) || content != "2.0") {
+        return json_scan::kNoPosition;
+      }
       jsonrpc = true;
     } else if (key == "id") {
-      if (id || !canonical_id(value)) return false;
+      if (id || !canonical_id(value)) return json_scan::kNoPosition;
       id = true;
       out.id = value;
     } else if (key == "method") {
-      if (method || !plain_string(value, content) || content != "tools/call") return false;
+      if (method || !plain_string(value, content) || content != "tools/call") {
+        return json_scan::kNoPosition;
+      }
       method = true;
-    } else if (key == "params") {
-      if (params || !scan_params(value, out)) return false;
-      params = true;
     }
-    return true;
+    return value_end;
   });
-  // Text after the value (nlohmann stops at a NUL byte there) goes the general way.
+  // Text after the object (nlohmann stops at a NUL byte there) goes the general way.
   if (end == json_scan::kNoPosition || skip_space(text, end) != text.size()) return std::nullopt;
   if (!jsonrpc || !id || !method || !params) return std::nullopt;
   return out;

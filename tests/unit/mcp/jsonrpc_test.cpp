@@ -1,0 +1,51 @@
+// The JSON-RPC text helpers: append_quoted() must write exactly what nlohmann's dump() writes for
+// the same string, since answers built with it are compared with DOM-built ones.
+#include "mcp/detail/jsonrpc.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+
+namespace {
+
+using nlohmann::json;
+using skillrt::mcp::detail::append_quoted;
+
+std::string quote_it(std::string_view text) {
+  std::string out = "x";  // appends, so what was there stays
+  append_quoted(out, text);
+  return out.substr(1);
+}
+
+}  // namespace
+
+TEST_CASE("append_quoted escapes as nlohmann's dump does", "[mcp][jsonrpc]") {
+  CHECK(quote_it("") == "\"\"");
+  CHECK(quote_it("hello") == "\"hello\"");
+  CHECK(quote_it(R"({"text":"hello"})") == json(R"({"text":"hello"})").dump());
+  CHECK(quote_it("a\\b\"c\b\f\n\r\t\x01\x1f\x7f") == json("a\\b\"c\b\f\n\r\t\x01\x1f\x7f").dump());
+  CHECK(quote_it("caf\xc3\xa9 \xe2\x82\xac") == json("caf\xc3\xa9 \xe2\x82\xac").dump());
+  // An escape at every offset, with plain runs before and after it.
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (const char special : {'"', '\\', '\n', '\x02'}) {
+      std::string text(20, 'a');
+      text[at] = special;
+      INFO("offset " << at << " byte " << static_cast<int>(special));
+      CHECK(quote_it(text) == json(text).dump());
+    }
+  }
+}
+
+TEST_CASE("append_quoted matches dump on random ASCII text", "[mcp][jsonrpc]") {
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> byte(0, 0x7f);
+  std::uniform_int_distribution<std::size_t> length(0, 70);
+  for (int i = 0; i < 5000; ++i) {
+    std::string text(length(rng), ' ');
+    // Mostly plain letters, some of everything else.
+    for (char& c : text) c = static_cast<char>(byte(rng) % 4 == 0 ? byte(rng) : 'a' + byte(rng) % 26);
+    INFO(json(text).dump());
+    REQUIRE(quote_it(text) == json(text).dump());
+  }
+}
