@@ -50,6 +50,19 @@ struct Executor::Impl {
   // Skills that overran the inline budget: they run on the pool until they are quick again.
   std::mutex slow_mutex;
   std::unordered_set<const Skill*> slow;
+  // slow.size(), readable without the lock: the set is nearly always empty, and every call
+  // asks it.
+  std::atomic<size_t> slow_count{0};
+
+  // Under slow_mutex.
+  void mark_slow(const Skill* skill, bool is_slow) {
+    if (is_slow) {
+      slow.insert(skill);
+    } else {
+      slow.erase(skill);
+    }
+    slow_count.store(slow.size(), std::memory_order_release);
+  }
   // Last, so it stops first: its callbacks use the members above.
   detail::DeadlineWatcher watcher;
 
@@ -90,15 +103,21 @@ Result<nlohmann::json> Executor::route_text(std::string_view text) const {
 std::optional<Outcome> Executor::prepare(std::string_view name, const Input& input,
                                          const CallOptions& options,
                                          std::shared_ptr<const Skill>& skill) const {
-  Outcome out;
-  out.skill = std::string(name);
+  // Built only when the call ends here; nearly every call goes on.
+  const auto ended = [&name] {
+    Outcome out;
+    out.skill = std::string(name);
+    return out;
+  };
   if (!skill) skill = registry_.find(name);
   if (!skill) {
+    Outcome out = ended();
     out.code = Code::kNotFound;
     out.message = registry_.not_found_message(name);
     return out;
   }
   if (options.chain.size() >= impl_->options.max_depth) {
+    Outcome out = ended();
     std::string chain;
     for (const auto& c : options.chain) chain += c + " -> ";
     out.code = Code::kResourceExhausted;
@@ -115,6 +134,7 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
     // Rejected, or beyond what the text check covers: the DOM decides and phrases the faults.
     const auto value = nlohmann::json::parse(input.text, nullptr, false);
     if (value.is_discarded()) {
+      Outcome out = ended();
       out.code = Code::kInvalidArgument;
       out.message = "input for skill '" + skill->name +
                     "' is not valid JSON in UTF-8; send one JSON object (see `skillrt describe " +
@@ -124,6 +144,7 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
     violations = skill->input_schema->validate(value);
   }
   if (!violations.empty()) {
+    Outcome out = ended();
     out.code = Code::kInvalidArgument;
     out.message = "input for skill '" + skill->name + "' does not match its schema: " +
                   join_violations(violations) + " (see `skillrt describe " + skill->name + "`)";
@@ -131,6 +152,7 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
     return out;
   }
   if (options.check_only) {
+    Outcome out = ended();
     out.result = nlohmann::json{{"valid", true}};
     return out;
   }
@@ -307,7 +329,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
       case Phase::kBudget:
         if (Clock::now() >= budget_end) {
           std::lock_guard slow_lock(impl.slow_mutex);
-          impl.slow.insert(call.skill.get());
+          impl.mark_slow(call.skill.get(), true);
         }
         arm_locked(Phase::kDeadline, deadline);
         (*release)();
@@ -356,6 +378,7 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
   // calls in flight overlap when they come from the pool), and a skill found slow would hold
   // the caller up.
   if ((skill->flags & SKILLRT_SKILL_SERIAL) != 0 || skill->isolated) return false;
+  if (impl_->slow_count.load(std::memory_order_acquire) == 0) return true;
   std::lock_guard lock(impl_->slow_mutex);
   return !impl_->slow.contains(skill);
 }
@@ -433,10 +456,11 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::st
                   "skill '" + skill->name + "' of plugin '" + skill->plugin +
                       "' missed its deadline: raise the timeout or narrow the input",
                   {}, 0};
-  } else if (!here && out.ok() && Clock::now() - state->start < impl_->options.inline_budget / 2) {
+  } else if (!here && out.ok() && impl_->slow_count.load(std::memory_order_acquire) != 0 &&
+             Clock::now() - state->start < impl_->options.inline_budget / 2) {
     // Quick again: it may run on its caller's thread next time.
     std::lock_guard slow_lock(impl_->slow_mutex);
-    impl_->slow.erase(skill.get());
+    impl_->mark_slow(skill.get(), false);
   }
   state->complete(std::move(out));
 }

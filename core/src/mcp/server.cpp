@@ -266,7 +266,9 @@ std::string tool_result_message(std::string_view id_text, const std::string& too
   // into spaces to keep the message on one line.
   std::string own;
   std::string_view text = out.result_text;
-  if (text.empty() || text.find_first_of("\r\n") != std::string_view::npos) {
+  // Two searches for one byte each: find_first_of() would test every byte against the set.
+  if (text.empty() || text.find('\n') != std::string_view::npos ||
+      text.find('\r') != std::string_view::npos) {
     own = text.empty() ? dump(out.result) : out.result_text;
     for (char& c : own) {
       if (c == '\n' || c == '\r') c = ' ';
