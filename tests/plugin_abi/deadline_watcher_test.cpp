@@ -3,7 +3,10 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "exec/detail/deadline_watcher.hpp"
 
@@ -50,4 +53,50 @@ TEST_CASE("DeadlineWatcher: calls that end before their deadline do not wake it 
   INFO("wakes: " << wakes << " over " << kCalls << " calls in " << periods << " periods");
   CHECK(wakes <= 3 * periods + 2);
   CHECK(wakes < kCalls / 4);
+}
+
+namespace {
+// Counts its runs; the watcher's reference to it is visible in use_count().
+class CountingTarget final : public DeadlineWatcher::Target {
+ public:
+  void on_due() override { ++runs; }
+  std::atomic<int> runs{0};
+};
+}  // namespace
+
+TEST_CASE("DeadlineWatcher: a target is held while armed and let go once run or disarmed") {
+  DeadlineWatcher watcher;
+  auto disarmed = std::make_shared<CountingTarget>();
+  auto due = std::make_shared<CountingTarget>();
+  const auto ticket = watcher.arm(Clock::now() + 1h, disarmed);
+  CHECK(disarmed.use_count() == 2);
+  watcher.disarm(ticket);
+  CHECK(disarmed.use_count() == 1);
+  watcher.arm(Clock::now() + 5ms, due);
+  const auto give_up = Clock::now() + 5s;
+  while ((due->runs == 0 || due.use_count() > 1) && Clock::now() < give_up) {
+    std::this_thread::sleep_for(1ms);
+  }
+  CHECK(due->runs == 1);
+  CHECK(due.use_count() == 1);
+  CHECK(disarmed->runs == 0);
+  // Entries armed after others were recycled run as well, in the order of their times.
+  std::vector<int> order;
+  std::mutex order_mutex;
+  const auto start = Clock::now();
+  for (int i = 3; i >= 1; --i) {
+    watcher.arm(start + i * 10ms, [&, i] {
+      std::lock_guard lock(order_mutex);
+      order.push_back(i);
+    });
+  }
+  while (Clock::now() < give_up) {
+    {
+      std::lock_guard lock(order_mutex);
+      if (order.size() == 3) break;
+    }
+    std::this_thread::sleep_for(1ms);
+  }
+  std::lock_guard lock(order_mutex);
+  CHECK(order == std::vector<int>{1, 2, 3});
 }
