@@ -49,6 +49,10 @@ check(names.every((n) => `mcp__skillrt__${n}`.length <= 64), 'tool names fit mcp
 const echo = await client.callTool({ name: 'fixture-echo', arguments: { text: 'héllo' } });
 check(echo.isError === false && echo.structuredContent?.text === 'héllo', 'structuredContent');
 check(JSON.parse(echo.content[0].text).text === 'héllo', 'the same JSON as text content');
+// The same echo written with the SDK's raw_handler: the arguments' text goes through unchanged.
+const raw = await client.callTool({ name: 'fixture-echo-raw', arguments: { text: 'a "quoted" é' } });
+check(raw.isError === false && raw.structuredContent?.text === 'a "quoted" é' &&
+  JSON.parse(raw.content[0].text).text === 'a "quoted" é', 'raw-handler structuredContent and text');
 
 const bad = await client.callTool({ name: 'fixture-echo', arguments: { text: 5 } });
 check(bad.isError === true && /text/.test(bad.content[0].text), 'schema violation is isError naming the field');
