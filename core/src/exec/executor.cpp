@@ -281,7 +281,7 @@ Outcome Executor::call(std::string_view skill, const nlohmann::json& input, Call
   if (tl_on_pool) return call_inline(skill, input, options);
   std::promise<Outcome> promise;
   auto future = promise.get_future();
-  call_async(std::string(skill), input, std::move(options),
+  call_async(skill, input, std::move(options),
              [&promise](Outcome o) { promise.set_value(std::move(o)); });
   return future.get();
 }
@@ -383,21 +383,20 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
   return !impl_->slow.contains(skill);
 }
 
-void Executor::call_async(std::string name, nlohmann::json input, CallOptions options,
+void Executor::call_async(std::string_view name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome)> done) {
-  start_async(std::move(name), nullptr, std::move(input), {}, std::move(options),
-              std::move(done));
+  start_async(name, nullptr, std::move(input), {}, std::move(options), std::move(done));
 }
 
-void Executor::call_async_text(std::string name, std::string input_text, CallOptions options,
+void Executor::call_async_text(std::string_view name, std::string input_text, CallOptions options,
                                std::function<void(Outcome)> done,
                                std::shared_ptr<const Skill> found) {
   if (input_text.empty()) input_text = "{}";
-  start_async(std::move(name), std::move(found), nlohmann::json(), std::move(input_text),
-              std::move(options), std::move(done));
+  start_async(name, std::move(found), nlohmann::json(), std::move(input_text), std::move(options),
+              std::move(done));
 }
 
-void Executor::start_async(std::string name, std::shared_ptr<const Skill> skill,
+void Executor::start_async(std::string_view name, std::shared_ptr<const Skill> skill,
                            nlohmann::json input, std::string input_text, CallOptions options,
                            std::function<void(Outcome)> done) {
   auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
@@ -414,7 +413,7 @@ void Executor::start_async(std::string name, std::shared_ptr<const Skill> skill,
     return;
   }
   boost::asio::post(impl_->pool,
-                    [this, state, name = std::move(name), skill = std::move(skill),
+                    [this, state, name = std::string(name), skill = std::move(skill),
                      input = std::move(input), input_text = std::move(input_text),
                      options = std::move(options)]() mutable {
                       tl_on_pool = true;
@@ -423,7 +422,7 @@ void Executor::start_async(std::string name, std::shared_ptr<const Skill> skill,
                     });
 }
 
-void Executor::run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
+void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                          std::shared_ptr<const Skill> skill, const Input& input,
                          const CallOptions& options, bool here) {
   if (auto early = prepare(name, input, options, skill)) {

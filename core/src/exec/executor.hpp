@@ -95,7 +95,8 @@ class Executor {
 
   // Runs a call on the pool (or on the calling thread: see CallOptions::release_caller); `done`
   // is called exactly once.
-  void call_async(std::string skill, nlohmann::json input, CallOptions options,
+  // `skill` (the name) need not outlive the call.
+  void call_async(std::string_view skill, nlohmann::json input, CallOptions options,
                   std::function<void(Outcome)> done);
 
   // call_async() with the input as JSON text: checked against the input schema without a DOM
@@ -103,7 +104,7 @@ class Executor {
   // call with kInvalidArgument.
   // `found`, when the caller has looked the skill up already (registry().find(skill)), saves a
   // second lookup; it must be that name's skill.
-  void call_async_text(std::string skill, std::string input_text, CallOptions options,
+  void call_async_text(std::string_view skill, std::string input_text, CallOptions options,
                        std::function<void(Outcome)> done,
                        std::shared_ptr<const Skill> found = nullptr);
 
@@ -130,9 +131,9 @@ class Executor {
     const nlohmann::json& value;
     std::string_view text;
   };
-  void start_async(std::string name, std::shared_ptr<const Skill> skill, nlohmann::json input,
+  void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
                    std::string input_text, CallOptions options, std::function<void(Outcome)> done);
-  void run_async(const std::shared_ptr<AsyncState>& state, const std::string& name,
+  void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                  std::shared_ptr<const Skill> skill, const Input& input,
                  const CallOptions& options, bool here);
   // `skill` is looked up by name unless the caller found it already.

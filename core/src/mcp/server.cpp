@@ -67,7 +67,7 @@ struct InFlight {
 
 // A tools/call request, read from the DOM or straight from the text.
 struct ToolCall {
-  std::string name;
+  std::string_view name;       // in the request's text or DOM, which outlive start_call()
   json arguments;              // used when arguments_text is empty
   std::string arguments_text;  // the arguments as JSON text (the text path)
   json token;                  // progressToken, or null
@@ -781,13 +781,14 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
     return;
   }
   ToolCall call;
-  call.name = name_it->get<std::string>();
+  call.name = name_it->get_ref<const std::string&>();
   call.arguments = params.value("arguments", json::object());
   if (call.arguments.is_null()) call.arguments = json::object();
   if (!call.arguments.is_object()) {
     reply(error_message(
               id_text, kInvalidParams,
-              "Invalid params: \"arguments\" of tool '" + call.name + "' must be an object"),
+              "Invalid params: \"arguments\" of tool '" + std::string(call.name) +
+                  "' must be an object"),
           true);
     return;
   }
@@ -802,7 +803,7 @@ bool Server::Impl::call_tool_text(const std::shared_ptr<Session>& s, const Tools
   if (!s->initialized.load()) return false;  // the general path refuses it in its own words
   const std::string id_text(text.id);
   ToolCall call;
-  call.name = std::string(text.name);
+  call.name = text.name;
   call.arguments_text = text.arguments.empty() ? std::string("{}") : std::string(text.arguments);
   if (!text.meta.empty()) {
     // Scanned already, so it parses; _meta is small and rare on the hot path.
@@ -825,7 +826,8 @@ bool Server::Impl::read_meta(const json& meta, ToolCall& call, const std::string
       reply(
           error_message(id_text, kInvalidParams,
                         std::string("Invalid params: _meta \"") + kTimeoutMetaKey + "\" of tool '" +
-                            call.name + "' must be a whole number of milliseconds from 1 to " +
+                            std::string(call.name) +
+                            "' must be a whole number of milliseconds from 1 to " +
                             std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
           true);
       return false;
@@ -837,14 +839,14 @@ bool Server::Impl::read_meta(const json& meta, ToolCall& call, const std::string
 
 void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::string& id_text,
                               ToolCall call, const Reply& reply, const Release& release) {
-  const std::string& name = call.name;
+  const std::string_view name = call.name;
   if (const FixtureTool* fixture = catalog.fixture_tool(name)) {
     run_fixture(*s, *fixture, id_text, call.token, reply);
     return;
   }
   auto skill = executor.registry().find(name);
   if (!skill) {
-    std::string message = "Invalid params: unknown tool '" + name + "'";
+    std::string message = "Invalid params: unknown tool '" + std::string(name) + "'";
     const auto near = executor.registry().suggest(name);
     if (!near.empty()) {
       message += "; did you mean";
@@ -897,7 +899,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
       reply(notification_message("notifications/progress", params), false);
     };
   }
-  auto done = [this, s, entry, id_text, name, reply, stream](exec::Outcome out) {
+  auto done = [this, s, entry, id_text, reply, stream](exec::Outcome out) {
     bool drop = false;
     {
       std::lock_guard lock(s->mutex);
@@ -905,7 +907,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     }
     if (!drop && out.ok()) note_reports(*s, out);
     // No response for a request the client cancelled.
-    std::string message = drop ? std::string() : tool_result_message(id_text, name, out);
+    std::string message = drop ? std::string() : tool_result_message(id_text, out.skill, out);
     {
       // Under the stream's lock, so no progress notification follows the response.
       std::unique_lock<std::mutex> streaming;
