@@ -1,50 +1,76 @@
 #include "mcp/detail/jsonrpc.hpp"
 
+#include <array>
+
 namespace skillrt::mcp::detail {
 
 std::string dump(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+namespace {
+
+// How many bytes a JSON string adds to write each byte: 0 as it is, 1 for the two-character
+// escapes, 5 for \u00XX.
+constexpr std::array<unsigned char, 256> kEscapeExtra = [] {
+  std::array<unsigned char, 256> extra{};
+  for (int c = 0; c < 0x20; ++c) extra[c] = 5;
+  for (const char c : {'"', '\\', '\b', '\f', '\n', '\r', '\t'}) {
+    extra[static_cast<unsigned char>(c)] = 1;
+  }
+  return extra;
+}();
+
+}  // namespace
+
 void append_quoted(std::string& out, std::string_view text) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  size_t plain = 0;  // start of the run not yet copied
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out.append(text.data() + plain, i - plain);
-    plain = i + 1;
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\b':
-        out += "\\b";
-        break;
-      case '\f':
-        out += "\\f";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        out += "\\u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
+  // Sized exactly first, then written through a pointer: appending escape by escape cost more
+  // than the rest of a small answer.
+  size_t size = text.size() + 2;
+  for (const char c : text) size += kEscapeExtra[static_cast<unsigned char>(c)];
+  const size_t start = out.size();
+  out.resize_and_overwrite(start + size, [&](char* buffer, size_t) {
+    char* p = buffer + start;
+    *p++ = '"';
+    for (const char ch : text) {
+      const auto c = static_cast<unsigned char>(ch);
+      if (kEscapeExtra[c] == 0) {
+        *p++ = ch;
+        continue;
+      }
+      *p++ = '\\';
+      switch (c) {
+        case '"':
+        case '\\':
+          *p++ = ch;
+          break;
+        case '\b':
+          *p++ = 'b';
+          break;
+        case '\f':
+          *p++ = 'f';
+          break;
+        case '\n':
+          *p++ = 'n';
+          break;
+        case '\r':
+          *p++ = 'r';
+          break;
+        case '\t':
+          *p++ = 't';
+          break;
+        default:
+          *p++ = 'u';
+          *p++ = '0';
+          *p++ = '0';
+          *p++ = kHex[c >> 4];
+          *p++ = kHex[c & 0xF];
+      }
     }
-  }
-  out.append(text.data() + plain, text.size() - plain);
-  out += '"';
+    *p++ = '"';
+    return start + size;
+  });
 }
 
 std::string result_message(std::string_view id_text, std::string_view result_text) {
