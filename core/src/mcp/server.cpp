@@ -202,6 +202,23 @@ struct Server::Impl {
   void start_call(const std::shared_ptr<Session>& s, const std::string& id_text, ToolCall call,
                   const Reply& reply, const Release& release);
   void note_reports(Session& s, const exec::Outcome& out);
+
+  // One tools/call from its start to its answer: the cancel flag the skill polls, what the
+  // answer needs, and the call's entry among the session's calls in flight. The entry owns it
+  // (through the cancel flag, which points into it), and so does the executor's call; finish()
+  // erases the entry last. One allocation per call, and the executor's completion function
+  // carries only a pointer to it.
+  struct PendingCall {
+    std::atomic<bool> cancel{false};
+    Impl* impl = nullptr;
+    std::shared_ptr<Session> session;
+    std::map<std::string, InFlight>::iterator entry;  // valid until finish() erases it
+    Reply reply;
+    std::shared_ptr<CallStream> stream;  // only for a call with progress
+
+    // The executor's completion: answers unless the client cancelled, then lets the entry go.
+    void finish(exec::Outcome out);
+  };
 };
 
 namespace {
@@ -858,19 +875,19 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     reply(error_message(id_text, kInvalidParams, message), true);
     return;
   }
+  auto pending = std::make_shared<PendingCall>();
   exec::CallOptions call_options;
   call_options.timeout = call.timeout;
-  call_options.cancel = exec::make_cancel_flag();
+  call_options.cancel = exec::CancelFlag(pending, &pending->cancel);
   call_options.release_caller = release;
   call_options.result_text_only = true;
   // From the tools/call scan, which checked the whole message.
   call_options.input_well_formed = !call.arguments_text.empty();
-  // The call's entry; only `done` below erases it, so the iterator stays valid until then.
-  std::map<std::string, InFlight>::iterator entry;
   {
     std::lock_guard lock(s->mutex);
     bool fresh = false;
-    std::tie(entry, fresh) = s->inflight.try_emplace(id_text, InFlight{call_options.cancel, false});
+    std::tie(pending->entry, fresh) =
+        s->inflight.try_emplace(id_text, InFlight{call_options.cancel, false});
     if (!fresh) {
       reply(error_message(id_text, kInvalidRequest,
                           "Invalid Request: request id " + id_text +
@@ -880,14 +897,17 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     }
     if (!s->early_cancels.empty() && s->early_cancels.erase(id_text) != 0) {
       // Cancelled before it arrived: it stops at once and gets no response.
-      entry->second.cancelled_by_client = true;
-      call_options.cancel->store(true);
+      pending->entry->second.cancelled_by_client = true;
+      pending->cancel.store(true);
     }
   }
+  pending->impl = this;
+  pending->session = s;
+  pending->reply = reply;
   // Only a call with progress can race its own response; the others need no stream.
-  std::shared_ptr<CallStream> stream;
   if (!call.token.is_null()) {
-    stream = std::make_shared<CallStream>();
+    auto stream = std::make_shared<CallStream>();
+    pending->stream = stream;
     call_options.on_progress = [stream, reply, token = call.token](const exec::Progress& p) {
       std::lock_guard lock(stream->mutex);
       // The spec wants progress to increase with every notification.
@@ -899,27 +919,10 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
       reply(notification_message("notifications/progress", params), false);
     };
   }
-  auto done = [this, s, entry, id_text, reply, stream](exec::Outcome out) {
-    bool drop = false;
-    {
-      std::lock_guard lock(s->mutex);
-      drop = entry->second.cancelled_by_client;
-    }
-    if (!drop && out.ok()) note_reports(*s, out);
-    // No response for a request the client cancelled.
-    std::string message = drop ? std::string() : tool_result_message(id_text, out.skill, out);
-    {
-      // Under the stream's lock, so no progress notification follows the response.
-      std::unique_lock<std::mutex> streaming;
-      if (stream) {
-        streaming = std::unique_lock(stream->mutex);
-        stream->finished = true;
-      }
-      reply(std::move(message), true);
-    }
-    std::lock_guard lock(s->mutex);
-    s->inflight.erase(entry);
-    if (s->inflight.empty()) s->idle.notify_all();
+  // A bare pointer: small enough for std::function to hold without allocating. The entry keeps
+  // the record alive until finish() is done with it.
+  auto done = [call_record = pending.get()](exec::Outcome out) {
+    call_record->finish(std::move(out));
   };
   if (!call.arguments_text.empty()) {
     executor.call_async_text(name, std::move(call.arguments_text), std::move(call_options),
@@ -927,6 +930,34 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   } else {
     executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));
   }
+}
+
+void Server::Impl::PendingCall::finish(exec::Outcome out) {
+  // This record may go with its entry at the end; the session must not.
+  const std::shared_ptr<Session> s = session;
+  bool drop = false;
+  {
+    std::lock_guard lock(s->mutex);
+    drop = entry->second.cancelled_by_client;
+  }
+  if (!drop && out.ok()) impl->note_reports(*s, out);
+  // No response for a request the client cancelled. The entry's key is the request id; only
+  // this call erases it, so it can be read without the lock.
+  std::string message = drop ? std::string() : tool_result_message(entry->first, out.skill, out);
+  {
+    // Under the stream's lock, so no progress notification follows the response.
+    std::unique_lock<std::mutex> streaming;
+    if (stream) {
+      streaming = std::unique_lock(stream->mutex);
+      stream->finished = true;
+    }
+    reply(std::move(message), true);
+  }
+  exec::CancelFlag last;  // released after the lock: it may hold this record's last reference
+  std::lock_guard lock(s->mutex);
+  last = std::move(entry->second.cancel);
+  s->inflight.erase(entry);
+  if (s->inflight.empty()) s->idle.notify_all();
 }
 
 void Server::Impl::run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
