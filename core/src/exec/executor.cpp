@@ -128,9 +128,9 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
   std::vector<schema::Violation> violations;
   if (input.text.empty()) {
     violations = skill->input_schema->validate(input.value);
-  } else if ((options.input_well_formed ? skill->input_schema->check_well_formed_text(input.text)
-                                         : skill->input_schema->check_text(input.text)) !=
-             schema::TextVerdict::kValid) {
+  } else if ((options.input_well_formed
+                  ? skill->input_schema->check_well_formed_text(input.text)
+                  : skill->input_schema->check_text(input.text)) != schema::TextVerdict::kValid) {
     // Rejected, or beyond what the text check covers: the DOM decides and phrases the faults.
     const auto value = nlohmann::json::parse(input.text, nullptr, false);
     if (value.is_discarded()) {

@@ -134,8 +134,8 @@ class Executor {
   void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
                    std::string input_text, CallOptions options, std::function<void(Outcome)> done);
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
-                 std::shared_ptr<const Skill> skill, const Input& input,
-                 const CallOptions& options, bool here);
+                 std::shared_ptr<const Skill> skill, const Input& input, const CallOptions& options,
+                 bool here);
   // `skill` is looked up by name unless the caller found it already.
   std::optional<Outcome> prepare(std::string_view name, const Input& input,
                                  const CallOptions& options,

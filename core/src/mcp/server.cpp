@@ -802,10 +802,9 @@ void Server::Impl::call_tool(const std::shared_ptr<Session>& s, const std::strin
   call.arguments = params.value("arguments", json::object());
   if (call.arguments.is_null()) call.arguments = json::object();
   if (!call.arguments.is_object()) {
-    reply(error_message(
-              id_text, kInvalidParams,
-              "Invalid params: \"arguments\" of tool '" + std::string(call.name) +
-                  "' must be an object"),
+    reply(error_message(id_text, kInvalidParams,
+                        "Invalid params: \"arguments\" of tool '" + std::string(call.name) +
+                            "' must be an object"),
           true);
     return;
   }
@@ -840,13 +839,12 @@ bool Server::Impl::read_meta(const json& meta, ToolCall& call, const std::string
   if (const auto t = meta.find(kTimeoutMetaKey); t != meta.end()) {
     const bool whole = t->is_number_unsigned() || (t->is_number_integer() && *t > 0);
     if (!whole || *t < 1 || *t > kMaxTimeoutMs) {
-      reply(
-          error_message(id_text, kInvalidParams,
-                        std::string("Invalid params: _meta \"") + kTimeoutMetaKey + "\" of tool '" +
-                            std::string(call.name) +
-                            "' must be a whole number of milliseconds from 1 to " +
-                            std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
-          true);
+      reply(error_message(id_text, kInvalidParams,
+                          std::string("Invalid params: _meta \"") + kTimeoutMetaKey +
+                              "\" of tool '" + std::string(call.name) +
+                              "' must be a whole number of milliseconds from 1 to " +
+                              std::to_string(kMaxTimeoutMs) + ", got " + t->dump()),
+            true);
       return false;
     }
     call.timeout = std::chrono::milliseconds(t->get<int64_t>());

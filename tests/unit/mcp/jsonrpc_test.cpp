@@ -44,7 +44,8 @@ TEST_CASE("append_quoted matches dump on random ASCII text", "[mcp][jsonrpc]") {
   for (int i = 0; i < 5000; ++i) {
     std::string text(length(rng), ' ');
     // Mostly plain letters, some of everything else.
-    for (char& c : text) c = static_cast<char>(byte(rng) % 4 == 0 ? byte(rng) : 'a' + byte(rng) % 26);
+    for (char& c : text)
+      c = static_cast<char>(byte(rng) % 4 == 0 ? byte(rng) : 'a' + byte(rng) % 26);
     INFO(json(text).dump());
     REQUIRE(quote_it(text) == json(text).dump());
   }

@@ -77,9 +77,8 @@ struct Tally {
       ++trusted_compared;
       const TextVerdict trusted = schema.check_well_formed_text(text);
       if (trusted != got && disagreements.size() < 20) {
-        disagreements.push_back(where + "\n    text " + std::string(text) +
-                                "\n    check_text " + name_of(got) +
-                                ", check_well_formed_text " + name_of(trusted));
+        disagreements.push_back(where + "\n    text " + std::string(text) + "\n    check_text " +
+                                name_of(got) + ", check_well_formed_text " + name_of(trusted));
       }
     }
     if (expected == TextVerdict::kValid) ++valid;

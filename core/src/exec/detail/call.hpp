@@ -15,7 +15,7 @@
 struct skillrt_call {
   skillrt::exec::Executor* executor = nullptr;
   std::shared_ptr<const skillrt::Skill> skill;
-  skillrt::exec::CancelFlag cancel;      // the caller's
+  skillrt::exec::CancelFlag cancel;       // the caller's
   std::atomic<bool> deadline_hit{false};  // set by the deadline timer
   std::chrono::steady_clock::time_point deadline;
   // The skills whose calls led here, outermost first, not counting this one (empty for a call
