@@ -70,8 +70,9 @@ class LineWriter {
   // Answers go out in groups this size rather than all at the end of a read: a client with 16
   // requests in flight then works on the first answers while later ones are computed, instead
   // of waiting for the whole batch (bench/mcp: 16 in flight 1.5x the throughput of whole-batch
-  // writes on an idle machine, still one write per four answers).
-  static constexpr size_t kMaxGatheredLines = 4;
+  // writes when a call cost about 4 us of CPU). Once calls cost about 2 us, groups of eight did
+  // better than four (16 in flight, six alternating rounds: 437k against 363k calls/s).
+  static constexpr size_t kMaxGatheredLines = 8;
 
   void flush_locked() {
     if (gathered_.empty() || broken_) return;
