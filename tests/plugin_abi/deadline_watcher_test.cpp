@@ -3,6 +3,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -14,17 +15,34 @@ using skillrt::exec::detail::DeadlineWatcher;
 using Clock = DeadlineWatcher::Clock;
 using namespace std::chrono_literals;
 
+namespace {
+// Runs a function when due: the watcher itself only takes targets.
+class FunctionTarget final : public DeadlineWatcher::Target {
+ public:
+  explicit FunctionTarget(std::function<void()> fn) : fn_(std::move(fn)) {}
+  void on_due() override { fn_(); }
+
+ private:
+  std::function<void()> fn_;
+};
+
+DeadlineWatcher::Ticket arm(DeadlineWatcher& watcher, Clock::time_point when,
+                            std::function<void()> fn) {
+  return watcher.arm(when, std::make_shared<FunctionTarget>(std::move(fn)));
+}
+}  // namespace
+
 TEST_CASE("DeadlineWatcher: an entry runs at its time; a disarmed one never runs") {
   DeadlineWatcher watcher;
   std::atomic<int> ran{0};
   std::atomic<int> dropped{0};
   const auto start = Clock::now();
   std::atomic<Clock::time_point> ran_at{};
-  watcher.arm(start + 20ms, [&] {
+  arm(watcher, start + 20ms, [&] {
     ran_at = Clock::now();
     ++ran;
   });
-  const auto ticket = watcher.arm(start + 10ms, [&] { ++dropped; });
+  const auto ticket = arm(watcher, start + 10ms, [&] { ++dropped; });
   watcher.disarm(ticket);
   watcher.disarm(ticket);  // twice: no effect
   const auto give_up = Clock::now() + 5s;
@@ -42,7 +60,7 @@ TEST_CASE("DeadlineWatcher: calls that end before their deadline do not wake it 
   const auto start = Clock::now();
   for (int i = 0; i < kCalls; ++i) {
     // Armed 50 ms out, over well before: a quick call's budget.
-    watcher.disarm(watcher.arm(Clock::now() + 50ms, [] {}));
+    watcher.disarm(arm(watcher, Clock::now() + 50ms, [] {}));
     std::this_thread::sleep_for(100us);  // time for a woken thread to find the entry gone
   }
   const auto elapsed = Clock::now() - start;
@@ -85,7 +103,7 @@ TEST_CASE("DeadlineWatcher: a target is held while armed and let go once run or 
   std::mutex order_mutex;
   const auto start = Clock::now();
   for (int i = 3; i >= 1; --i) {
-    watcher.arm(start + i * 10ms, [&, i] {
+    arm(watcher, start + i * 10ms, [&, i] {
       std::lock_guard lock(order_mutex);
       order.push_back(i);
     });

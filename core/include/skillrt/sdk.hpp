@@ -250,19 +250,14 @@ inline int32_t invoke_trampoline(void* state, skillrt_call* call, skillrt_str in
     return code;
   };
   try {
-    if (spec->raw_handler) {
-      Context context(api, spec->host, call, spec->config);
-      const std::string text = spec->raw_handler(std::string_view(input.ptr, input.len), context);
-      return api->write_result(call, to_str(text));
-    }
-    Json in = Json::parse(input.ptr, input.ptr + input.len);
     Context context(api, spec->host, call, spec->config);
-    if (spec->text_handler) {
-      const std::string text = spec->text_handler(in, context);
-      return api->write_result(call, to_str(text));
+    std::string text;
+    if (spec->raw_handler) {
+      text = spec->raw_handler(std::string_view(input.ptr, input.len), context);
+    } else {
+      const Json in = Json::parse(input.ptr, input.ptr + input.len);
+      text = spec->text_handler ? spec->text_handler(in, context) : dump(spec->handler(in, context));
     }
-    Json out = spec->handler(in, context);
-    const std::string text = dump(out);
     return api->write_result(call, to_str(text));
   } catch (const SkillError& e) {
     return fail(e.code() == SKILLRT_OK ? SKILLRT_UNKNOWN : e.code(), e.what());

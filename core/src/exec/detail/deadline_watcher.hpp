@@ -10,7 +10,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -69,11 +68,6 @@ class DeadlineWatcher {
     return ticket;
   }
 
-  // The same for a one-off function (it allocates; the executor's calls use a Target).
-  Ticket arm(Clock::time_point when, std::function<void()> fn) {
-    return arm(when, std::make_shared<FunctionTarget>(std::move(fn)));
-  }
-
   // How many times the thread has woken (for tests: quick calls must not wake it each time).
   uint64_t wakes() const {
     std::lock_guard lock(mutex_);
@@ -96,15 +90,6 @@ class DeadlineWatcher {
   using Entries = std::map<Key, std::shared_ptr<Target>>;
   // Spare nodes kept for reuse: about as many as calls in flight at once.
   static constexpr size_t kMaxSpare = 256;
-
-  class FunctionTarget final : public Target {
-   public:
-    explicit FunctionTarget(std::function<void()> fn) : fn_(std::move(fn)) {}
-    void on_due() override { fn_(); }
-
-   private:
-    std::function<void()> fn_;
-  };
 
   // Under the lock; the node's target has been moved out.
   void recycle(Entries::node_type node) {
