@@ -256,7 +256,8 @@ inline int32_t invoke_trampoline(void* state, skillrt_call* call, skillrt_str in
       text = spec->raw_handler(std::string_view(input.ptr, input.len), context);
     } else {
       const Json in = Json::parse(input.ptr, input.ptr + input.len);
-      text = spec->text_handler ? spec->text_handler(in, context) : dump(spec->handler(in, context));
+      text =
+          spec->text_handler ? spec->text_handler(in, context) : dump(spec->handler(in, context));
     }
     return api->write_result(call, to_str(text));
   } catch (const SkillError& e) {
