@@ -108,8 +108,9 @@ std::size_t skip_utf8(std::string_view s, std::size_t pos) {
   return kNoPosition;
 }
 
-// `pos` is after the opening quote; returns the position after the closing one.
-std::size_t check_string(std::string_view s, std::size_t pos) {
+// `pos` is after the opening quote; returns the position after the closing one. Sets `escaped`
+// when the string holds a backslash (it is left alone otherwise).
+std::size_t check_string(std::string_view s, std::size_t pos, bool& escaped) {
   for (;;) {
     pos = next_special(s, pos, true);
     const unsigned c = byte_at(s, pos);
@@ -121,6 +122,7 @@ std::size_t check_string(std::string_view s, std::size_t pos) {
       continue;
     }
     // A backslash.
+    escaped = true;
     const unsigned e = byte_at(s, pos + 1);
     if (e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' ||
         e == 't') {
@@ -225,6 +227,7 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 }  // namespace
 
 std::size_t well_formed_value(std::string_view text, std::size_t pos) {
+  bool escaped = false;  // not asked for here
   // Which containers are open, one bit each (set for an object): the innermost 64 in a word,
   // deeper ones in a vector reused from call to call.
   thread_local std::vector<std::uint64_t> spilled;
@@ -234,7 +237,7 @@ std::size_t well_formed_value(std::string_view text, std::size_t pos) {
   for (;;) {
     if (expect == Expect::kKey) {
       if (byte_at(text, pos) != '"') return kNoPosition;
-      pos = check_string(text, pos + 1);
+      pos = check_string(text, pos + 1, escaped);
       if (pos == kNoPosition) return kNoPosition;
       pos = skip_space(text, pos);
       if (byte_at(text, pos) != ':') return kNoPosition;
@@ -258,7 +261,7 @@ std::size_t well_formed_value(std::string_view text, std::size_t pos) {
           continue;
         }
       } else if (c == '"') {
-        pos = check_string(text, pos + 1);
+        pos = check_string(text, pos + 1, escaped);
       } else if (c == 't') {
         pos = check_literal(text, pos, "true");
       } else if (c == 'f') {
@@ -291,6 +294,12 @@ std::size_t well_formed_value(std::string_view text, std::size_t pos) {
     }
     ++pos;
   }
+}
+
+std::size_t well_formed_string(std::string_view text, std::size_t pos, bool& escaped) {
+  escaped = false;
+  if (byte_at(text, pos) != '"') return kNoPosition;
+  return check_string(text, pos + 1, escaped);
 }
 
 std::size_t well_formed_root(std::string_view text) {

@@ -26,6 +26,10 @@ std::size_t well_formed_root(std::string_view text);
 // not looked at: this checks a value inside a larger text while walking it.
 std::size_t well_formed_value(std::string_view text, std::size_t pos);
 
+// well_formed_value() for a string at `pos` (its opening quote), which also tells whether it
+// holds a backslash (`escaped`), so a caller that wants only plain strings needs no second look.
+std::size_t well_formed_string(std::string_view text, std::size_t pos, bool& escaped);
+
 inline bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 inline std::size_t skip_space(std::string_view text, std::size_t pos) {

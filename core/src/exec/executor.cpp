@@ -146,8 +146,9 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
   if (!violations.empty()) {
     Outcome out = ended();
     out.code = Code::kInvalidArgument;
-    out.message = "input for skill '" + skill->name + "' does not match its schema: " +
-                  join_violations(violations) + " (see `skillrt describe " + skill->name + "`)";
+    out.message = "input for skill '" + skill->name +
+                  "' does not match its schema: " + join_violations(violations) +
+                  " (see `skillrt describe " + skill->name + "`)";
     out.violations = std::move(violations);
     return out;
   }
@@ -217,9 +218,10 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Inp
   auto violations = skill->output_schema->validate(out.result);
   if (!violations.empty()) {
     out.code = Code::kInternal;
-    out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin + "' (" +
-                  skill->plugin_file + ") returned output that violates its output schema: " +
-                  join_violations(violations) + "; this is a plugin bug: report it to its authors";
+    out.message =
+        "skill '" + skill->name + "' of plugin '" + skill->plugin + "' (" + skill->plugin_file +
+        ") returned output that violates its output schema: " + join_violations(violations) +
+        "; this is a plugin bug: report it to its authors";
     out.violations = std::move(violations);
     out.result = nullptr;
     spdlog::error("{}", out.message);
@@ -267,11 +269,13 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
   fill_call(call, skill, options, deadline);
   Outcome out = run_skill(skill, in, call, options.result_text_only);
   if (call.cancel->load()) {
-    out = Outcome{skill->name, Code::kCancelled, nullptr,
-                  "call to skill '" + skill->name + "' was cancelled", {}, 0};
+    out = Outcome{skill->name, Code::kCancelled,
+                  nullptr,     "call to skill '" + skill->name + "' was cancelled",
+                  {},          0};
   } else if (Clock::now() > deadline) {
-    out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
-                  "skill '" + skill->name + "' missed its deadline", {}, 0};
+    out = Outcome{skill->name, Code::kDeadlineExceeded,
+                  nullptr,     "skill '" + skill->name + "' missed its deadline",
+                  {},          0};
   }
   out.elapsed_ms = ms_since(start);
   return out;
@@ -356,7 +360,8 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
     complete(std::move(late));
   }
 
-  void complete(Outcome out) {
+  // `end`: when the call ended, for its elapsed time (the caller usually read the clock already).
+  void complete(Outcome out, Clock::time_point end = Clock::now()) {
     std::function<void(Outcome)> fn;
     {
       std::lock_guard lock(mutex);
@@ -366,7 +371,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
       if (timer) impl.watcher.disarm(*timer);
       timer.reset();
     }
-    out.elapsed_ms = ms_since(start);
+    out.elapsed_ms = std::chrono::duration<double, std::milli>(end - start).count();
     fn(std::move(out));
   }
 };
@@ -412,14 +417,13 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill> s
     tl_on_pool = was_on_pool;
     return;
   }
-  boost::asio::post(impl_->pool,
-                    [this, state, name = std::string(name), skill = std::move(skill),
-                     input = std::move(input), input_text = std::move(input_text),
-                     options = std::move(options)]() mutable {
-                      tl_on_pool = true;
-                      run_async(state, name, std::move(skill), Input{input, input_text}, options,
-                                /*here=*/false);
-                    });
+  boost::asio::post(impl_->pool, [this, state, name = std::string(name), skill = std::move(skill),
+                                  input = std::move(input), input_text = std::move(input_text),
+                                  options = std::move(options)]() mutable {
+    tl_on_pool = true;
+    run_async(state, name, std::move(skill), Input{input, input_text}, options,
+              /*here=*/false);
+  });
 }
 
 void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
@@ -447,21 +451,26 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
     }
   }
   Outcome out = run_skill(skill, input, call, options.result_text_only);
+  const auto end = Clock::now();
   if (call.cancel->load()) {
-    out = Outcome{skill->name, Code::kCancelled, nullptr,
-                  "call to skill '" + skill->name + "' was cancelled", {}, 0};
-  } else if (call.deadline_hit.load() || Clock::now() > deadline) {
-    out = Outcome{skill->name, Code::kDeadlineExceeded, nullptr,
+    out = Outcome{skill->name, Code::kCancelled,
+                  nullptr,     "call to skill '" + skill->name + "' was cancelled",
+                  {},          0};
+  } else if (call.deadline_hit.load() || end > deadline) {
+    out = Outcome{skill->name,
+                  Code::kDeadlineExceeded,
+                  nullptr,
                   "skill '" + skill->name + "' of plugin '" + skill->plugin +
                       "' missed its deadline: raise the timeout or narrow the input",
-                  {}, 0};
+                  {},
+                  0};
   } else if (!here && out.ok() && impl_->slow_count.load(std::memory_order_acquire) != 0 &&
-             Clock::now() - state->start < impl_->options.inline_budget / 2) {
+             end - state->start < impl_->options.inline_budget / 2) {
     // Quick again: it may run on its caller's thread next time.
     std::lock_guard slow_lock(impl_->slow_mutex);
     impl_->mark_slow(skill.get(), false);
   }
-  state->complete(std::move(out));
+  state->complete(std::move(out), end);
 }
 
 }  // namespace skillrt::exec

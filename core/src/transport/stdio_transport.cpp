@@ -39,7 +39,7 @@ class LineWriter {
   void write_line(const std::string& message) {
     std::lock_guard lock(mutex_);
     if (broken_) return;
-    if (corked_) {
+    if (corked_.load(std::memory_order_relaxed)) {
       gathered_ += message;
       gathered_ += '\n';
       if (++gathered_lines_ >= kMaxGatheredLines || gathered_.size() >= kMaxGathered) {
@@ -54,14 +54,17 @@ class LineWriter {
     write_all(parts.data(), parts.size());
   }
 
+  // Called once per line while more are at hand, so it skips the lock when already corked. Only
+  // the reading thread corks; should a hand-over uncork in between, the lines go out at once.
   void cork() {
+    if (corked_.load(std::memory_order_relaxed)) return;
     std::lock_guard lock(mutex_);
-    corked_ = true;
+    corked_.store(true, std::memory_order_relaxed);
   }
 
   void uncork() {
     std::lock_guard lock(mutex_);
-    corked_ = false;
+    corked_.store(false, std::memory_order_relaxed);
     flush_locked();
   }
 
@@ -106,7 +109,7 @@ class LineWriter {
   int fd_;
   std::mutex mutex_;
   bool broken_ = false;
-  bool corked_ = false;
+  std::atomic<bool> corked_{false};  // written under the lock
   std::string gathered_;
   size_t gathered_lines_ = 0;
 };
@@ -152,7 +155,8 @@ class LineReader {
       std::string_view line;
       if (next_line(line)) {
         // More requests already at hand: their answers go out in groups.
-        if (buffer_.find('\n', start_) != std::string::npos) writer_->cork();
+        next_newline_ = buffer_.find('\n', start_);
+        if (next_newline_ != std::string::npos) writer_->cork();
         handle_line(line, release);
         if (!still_reading(generation)) return;
         continue;
@@ -209,7 +213,9 @@ class LineReader {
   // limit is answered with an error naming the limit and skipped, however it arrives.
   bool next_line(std::string_view& line) {
     while (true) {
-      const size_t newline = buffer_.find('\n', scan_);
+      const size_t newline =
+          next_newline_ != std::string::npos ? next_newline_ : buffer_.find('\n', scan_);
+      next_newline_ = std::string::npos;
       if (newline == std::string::npos) {
         scan_ = buffer_.size();
         if (!discarding_ && buffer_.size() - start_ > max_line_) {
@@ -274,8 +280,10 @@ class LineReader {
   detail::PollWindow poll_;
   std::string chunk_;
   std::string buffer_;
-  size_t start_ = 0;         // where the next line begins
-  size_t scan_ = 0;          // where the search for its newline resumes
+  size_t start_ = 0;  // where the next line begins
+  size_t scan_ = 0;   // where the search for its newline resumes
+  // The next line's newline when read_loop() found it already; npos when not looked for.
+  size_t next_newline_ = std::string::npos;
   bool discarding_ = false;  // inside a line that went over the limit
 
   struct Reader {

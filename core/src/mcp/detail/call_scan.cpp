@@ -14,8 +14,8 @@ constexpr size_t kMaxIdDigits = 18;
 
 // An id that dump() writes back exactly as it stands: a string without escapes, or an integer
 // without sign games ("-0") or more digits than both integer types hold.
-bool canonical_id(std::string_view text) {
-  if (text.front() == '"') return text.find('\\') == std::string_view::npos;
+bool canonical_id(std::string_view text, bool escaped) {
+  if (text.front() == '"') return !escaped;
   size_t i = 0;
   if (text[0] == '-') i = 1;
   const std::string_view digits = text.substr(i);
@@ -28,10 +28,10 @@ bool canonical_id(std::string_view text) {
 }
 
 // The content of a string value that needed no unescaping; false for anything else.
-bool plain_string(std::string_view value, std::string_view& content) {
-  if (value.size() < 2 || value.front() != '"') return false;
+bool plain_string(std::string_view value, bool escaped, std::string_view& content) {
+  if (value.size() < 2 || value.front() != '"' || escaped) return false;
   content = value.substr(1, value.size() - 2);
-  return content.find('\\') == std::string_view::npos;
+  return true;
 }
 
 // Calls `member(key, value_start)` for each member of the object at `pos`, checking the text on
@@ -44,11 +44,10 @@ size_t for_each_member(std::string_view text, size_t pos, Member&& member) {
   pos = skip_space(text, pos + 1);
   if (pos < text.size() && text[pos] == '}') return pos + 1;
   while (true) {
-    if (pos >= text.size() || text[pos] != '"') return json_scan::kNoPosition;
-    const size_t key_end = json_scan::well_formed_value(text, pos);
-    if (key_end == json_scan::kNoPosition) return json_scan::kNoPosition;
+    bool escaped = false;
+    const size_t key_end = json_scan::well_formed_string(text, pos, escaped);
+    if (key_end == json_scan::kNoPosition || escaped) return json_scan::kNoPosition;
     const std::string_view key = text.substr(pos + 1, key_end - pos - 2);
-    if (key.find('\\') != std::string_view::npos) return json_scan::kNoPosition;
     pos = skip_space(text, key_end);
     if (pos >= text.size() || text[pos] != ':') return json_scan::kNoPosition;
     const size_t value_end = member(key, skip_space(text, pos + 1));
@@ -62,9 +61,12 @@ size_t for_each_member(std::string_view text, size_t pos, Member&& member) {
 }
 
 // The well-formed value at `start`, and the position after it; empty (and `end` kNoPosition)
-// when the text there is not well formed.
-std::string_view value_at(std::string_view text, size_t start, size_t& end) {
-  end = json_scan::well_formed_value(text, start);
+// when the text there is not well formed. `escaped`: the value is a string with a backslash.
+std::string_view value_at(std::string_view text, size_t start, size_t& end, bool& escaped) {
+  escaped = false;
+  end = start < text.size() && text[start] == '"'
+            ? json_scan::well_formed_string(text, start, escaped)
+            : json_scan::well_formed_value(text, start);
   if (end == json_scan::kNoPosition) return {};
   return text.substr(start, end - start);
 }
@@ -78,10 +80,11 @@ size_t scan_params(std::string_view text, size_t pos, ToolsCallText& out) {
   bool meta = false;
   const size_t end = for_each_member(text, pos, [&](std::string_view key, size_t start) {
     size_t value_end = 0;
-    const std::string_view value = value_at(text, start, value_end);
+    bool escaped = false;
+    const std::string_view value = value_at(text, start, value_end, escaped);
     if (value.empty()) return json_scan::kNoPosition;
     if (key == "name") {
-      if (name || !plain_string(value, out.name)) return json_scan::kNoPosition;
+      if (name || !plain_string(value, escaped, out.name)) return json_scan::kNoPosition;
       name = true;
     } else if (key == "arguments") {
       // An object or null; anything else the general path refuses in its own words.
@@ -118,20 +121,21 @@ std::optional<ToolsCallText> scan_tools_call(std::string_view text) {
       return scan_params(text, start, out);
     }
     size_t value_end = 0;
-    const std::string_view value = value_at(text, start, value_end);
+    bool escaped = false;
+    const std::string_view value = value_at(text, start, value_end, escaped);
     if (value.empty()) return json_scan::kNoPosition;
     std::string_view content;
     if (key == "jsonrpc") {
-      if (jsonrpc || !plain_string(value, content) || content != "2.0") {
+      if (jsonrpc || !plain_string(value, escaped, content) || content != "2.0") {
         return json_scan::kNoPosition;
       }
       jsonrpc = true;
     } else if (key == "id") {
-      if (id || !canonical_id(value)) return json_scan::kNoPosition;
+      if (id || !canonical_id(value, escaped)) return json_scan::kNoPosition;
       id = true;
       out.id = value;
     } else if (key == "method") {
-      if (method || !plain_string(value, content) || content != "tools/call") {
+      if (method || !plain_string(value, escaped, content) || content != "tools/call") {
         return json_scan::kNoPosition;
       }
       method = true;
