@@ -61,8 +61,10 @@ std::string default_instructions() {
 }
 
 struct InFlight {
+  explicit InFlight(exec::CancelFlag flag) : cancel(std::move(flag)) {}
   exec::CancelFlag cancel;
-  bool cancelled_by_client = false;
+  // Set under the session's lock; the call's own finish() reads it without.
+  std::atomic<bool> cancelled_by_client{false};
 };
 
 // A tools/call request, read from the DOM or straight from the text.
@@ -217,7 +219,7 @@ struct Server::Impl {
     std::shared_ptr<CallStream> stream;  // only for a call with progress
 
     // The executor's completion: answers unless the client cancelled, then lets the entry go.
-    void finish(exec::Outcome out);
+    void finish(exec::Outcome&& out);
   };
 };
 
@@ -381,7 +383,7 @@ void Server::close_session(const std::shared_ptr<Session>& session) {
   std::lock_guard lock(session->mutex);
   session->closed = true;
   for (auto& [key, call] : session->inflight) {
-    call.cancelled_by_client = true;
+    call.cancelled_by_client.store(true);
     call.cancel->store(true);
   }
 }
@@ -587,7 +589,7 @@ void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::st
       }
       return;
     }
-    call->second.cancelled_by_client = true;
+    call->second.cancelled_by_client.store(true);
     call->second.cancel->store(true);
     return;
   }
@@ -884,8 +886,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   {
     std::lock_guard lock(s->mutex);
     bool fresh = false;
-    std::tie(pending->entry, fresh) =
-        s->inflight.try_emplace(id_text, InFlight{call_options.cancel, false});
+    std::tie(pending->entry, fresh) = s->inflight.try_emplace(id_text, call_options.cancel);
     if (!fresh) {
       reply(error_message(id_text, kInvalidRequest,
                           "Invalid Request: request id " + id_text +
@@ -895,7 +896,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     }
     if (!s->early_cancels.empty() && s->early_cancels.erase(id_text) != 0) {
       // Cancelled before it arrived: it stops at once and gets no response.
-      pending->entry->second.cancelled_by_client = true;
+      pending->entry->second.cancelled_by_client.store(true);
       pending->cancel.store(true);
     }
   }
@@ -919,7 +920,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   }
   // A bare pointer: small enough for std::function to hold without allocating. The entry keeps
   // the record alive until finish() is done with it.
-  auto done = [call_record = pending.get()](exec::Outcome out) {
+  auto done = [call_record = pending.get()](exec::Outcome&& out) {
     call_record->finish(std::move(out));
   };
   if (!call.arguments_text.empty()) {
@@ -930,14 +931,10 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   }
 }
 
-void Server::Impl::PendingCall::finish(exec::Outcome out) {
+void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
   // This record may go with its entry at the end; the session must not.
   const std::shared_ptr<Session> s = session;
-  bool drop = false;
-  {
-    std::lock_guard lock(s->mutex);
-    drop = entry->second.cancelled_by_client;
-  }
+  const bool drop = entry->second.cancelled_by_client.load();
   if (!drop && out.ok()) impl->note_reports(*s, out);
   // No response for a request the client cancelled. The entry's key is the request id; only
   // this call erases it, so it can be read without the lock.

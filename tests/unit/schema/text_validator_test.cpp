@@ -167,6 +167,50 @@ TEST_CASE("check_text classifies numbers as nlohmann and the walker do", "[schem
   CHECK(one->check_text("\"\\u0061\"") == TextVerdict::kValid);
 }
 
+// The string scan steps 16 bytes, then 8, then one at a time: a byte that ends or spoils a
+// string must be found at every offset, in strings ending anywhere relative to those steps.
+TEST_CASE("well_formed_string finds a special byte at every offset", "[schema][text]") {
+  const std::vector<std::string> specials = {"\"",
+                                             "\\n",
+                                             "\\",
+                                             "\x01",
+                                             "\x1f",
+                                             "\x7f",
+                                             "\xc3\xa9",
+                                             "\xff",
+                                             "\x80",
+                                             "\xe2\x82\xac",
+                                             std::string(1, '\0')};
+  std::size_t compared = 0;
+  for (std::size_t length = 0; length <= 40; ++length) {
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const auto& special : specials) {
+        std::string content(length, 'a');
+        content.insert(at, special);
+        for (const std::string& tail : {std::string(), std::string(",1]"), std::string(20, ' ')}) {
+          const std::string text = "\"" + content + "\"" + tail;
+          bool escaped = false;
+          const std::size_t end = skillrt::json_scan::well_formed_string(text, 0, escaped);
+          // nlohmann decides whether the text up to the closing quote it found is one string.
+          const std::size_t close = end == skillrt::json_scan::kNoPosition ? 0 : end;
+          INFO("length " << length << " at " << at << " special byte "
+                         << static_cast<int>(static_cast<unsigned char>(special[0])) << " tail "
+                         << tail.size());
+          if (end == skillrt::json_scan::kNoPosition) {
+            CHECK_FALSE(json::accept(std::string_view(text).substr(0, content.size() + 2)));
+          } else {
+            REQUIRE(close <= text.size());
+            CHECK(json::accept(std::string_view(text).substr(0, close)));
+            CHECK(escaped == (text.substr(0, close).find('\\') != std::string::npos));
+          }
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared == 3 * 11 * (41 * 42 / 2));
+}
+
 TEST_CASE("check_text compares objects and arrays as the walker does", "[schema][text]") {
   const auto unique = compile(json::parse(R"({"uniqueItems": true})"));
   CHECK(unique->check_text("[1, 1.0]") == TextVerdict::kInvalid);
