@@ -161,9 +161,13 @@ class LineReader {
         if (!still_reading(generation)) return;
         continue;
       }
-      // Nothing more at hand: what was gathered goes out before waiting for the client.
+      // Nothing whole at hand. Requests that came in meanwhile are taken without waiting, so
+      // their answers join the group still gathering; only when none came does the group go out,
+      // before waiting for the client.
+      const Taken taken = take_waiting();
+      if (taken == Taken::kSome) continue;
       writer_->uncork();
-      if (!fill()) break;
+      if (taken == Taken::kEnd || !fill()) break;
     }
     // A last message without its newline is still a message; a cut-off one gets a parse error.
     if (!discarding_ && start_ < buffer_.size()) {
@@ -243,13 +247,41 @@ class LineReader {
     }
   }
 
+  // Drops the lines already handled from the buffer, before more input is appended.
+  void compact() {
+    if (start_ == 0) return;
+    buffer_.erase(0, start_);
+    scan_ -= start_;
+    start_ = 0;
+  }
+
+  enum class Taken { kSome, kNone, kEnd };
+
+  // Reads what is already waiting in the pipe, never blocking: preadv2() with RWF_NOWAIT leaves
+  // the descriptor's flags alone (stdin may be shared). Where the kernel or the descriptor does
+  // not support it, this says kNone from then on and fill() does all the reading.
+  Taken take_waiting() {
+    if (!nowait_) return Taken::kNone;
+    compact();
+    iovec part{chunk_.data(), chunk_.size()};
+    while (true) {
+      const ssize_t n = ::preadv2(fd_, &part, 1, -1, RWF_NOWAIT);
+      if (n > 0) {
+        buffer_.append(chunk_.data(), static_cast<size_t>(n));
+        return Taken::kSome;
+      }
+      if (n == 0) return Taken::kEnd;
+      if (errno == EINTR) continue;
+      // EAGAIN: nothing waiting. Anything else (EOPNOTSUPP on older kernels, a descriptor that
+      // cannot be read at an offset of -1): leave it to fill(), which reports real errors.
+      if (errno != EAGAIN) nowait_ = false;
+      return Taken::kNone;
+    }
+  }
+
   // Reads more input; false at its end.
   bool fill() {
-    if (start_ > 0) {
-      buffer_.erase(0, start_);
-      scan_ -= start_;
-      start_ = 0;
-    }
+    compact();
     // Poll for up to the adaptive window before read() blocks; poll() leaves the descriptor's
     // flags alone, as stdin may be shared with other processes.
     const auto idle_since = detail::PollWindow::Clock::now();
@@ -284,6 +316,7 @@ class LineReader {
   size_t scan_ = 0;   // where the search for its newline resumes
   // The next line's newline when read_loop() found it already; npos when not looked for.
   size_t next_newline_ = std::string::npos;
+  bool nowait_ = true;       // take_waiting() may try preadv2(RWF_NOWAIT)
   bool discarding_ = false;  // inside a line that went over the limit
 
   struct Reader {

@@ -1,10 +1,12 @@
 // stdio framing: fault injection through pipes, and the fd 1 discipline in a child process.
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <fstream>
 #include <set>
 #include <string>
 #include <thread>
@@ -50,16 +52,59 @@ const char* kInit =
 TEST_CASE("stdio survives every malformed input and answers the next valid request") {
   TestHost host;
   skillrt::mcp::Server server(*host.executor, {});
-  int in[2];
-  int out[2];
-  REQUIRE(::pipe(in) == 0);
-  REQUIRE(::pipe(out) == 0);
   transport::StdioOptions options;
   options.max_line_bytes = 4096;
   // With idle polling off, and on (the default window).
   const int poll_us = GENERATE(0, 50);
   options.idle_poll = std::chrono::microseconds(poll_us);
-  INFO("idle poll " << poll_us << " us");
+  // Input from a pipe (what clients use), a socket and a regular file: the reader first takes
+  // what is waiting without blocking, which each of them supports differently.
+  const std::string input_kind = GENERATE("pipe", "socket", "file");
+  INFO("idle poll " << poll_us << " us, input from a " << input_kind);
+
+  std::vector<std::string> pieces = {
+      kInit,
+      "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+      // A message split across writes.
+      R"({"jsonrpc":"2.0","id":"split",)",
+      "\"method\":\"ping\"}\n",
+      // A line over the limit, in one write and then across several.
+      std::string(5000, 'x') + "\n",
+  };
+  for (int i = 0; i < 3; ++i) pieces.push_back(std::string(3000, 'y'));
+  pieces.insert(
+      pieces.end(),
+      {"\n", "{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"\xc3\x28\"}\n",
+       "{this is not json}\n",
+       R"([{"jsonrpc":"2.0","id":"b1","method":"ping"}])"
+       "\n",
+       R"({"jsonrpc":"2.0","id":"nid","method":"notifications/initialized"})"
+       "\n",
+       R"({"jsonrpc":"2.0","id":55,"result":{"from":"client"}})"
+       "\n",
+       "\n   \n", "{\"jsonrpc\":\"2.0\",\"id\":\"crlf\",\"method\":\"ping\"}\r\n",
+       R"({"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}})"
+       "\n",
+       R"({"jsonrpc":"2.0","id":"cut","method":)"});  // EOF mid-message
+
+  int in[2] = {-1, -1};
+  if (input_kind == "pipe") {
+    REQUIRE(::pipe(in) == 0);
+  } else if (input_kind == "socket") {
+    REQUIRE(::socketpair(AF_UNIX, SOCK_STREAM, 0, in) == 0);
+  } else {
+    const auto dir = temp_dir("stdio-file");
+    const auto path = dir / "input.jsonl";
+    {
+      std::ofstream file(path, std::ios::binary);
+      for (const auto& piece : pieces) file << piece;
+    }
+    in[0] = ::open(path.c_str(), O_RDONLY);
+    std::filesystem::remove_all(dir);  // the open descriptor keeps the file readable
+    REQUIRE(in[0] >= 0);
+  }
+  int out[2];
+  REQUIRE(::pipe(out) == 0);
   int code = -1;
   std::thread serving([&] {
     code = transport::serve_stdio_fds(server, in[0], out[1], options);
@@ -67,32 +112,10 @@ TEST_CASE("stdio survives every malformed input and answers the next valid reque
   });
   std::vector<json> lines;
   std::thread reading([&] { lines = read_lines(out[0]); });
-
-  write_all(in[1], kInit);
-  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
-  // A message split across writes.
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"split",)");
-  write_all(in[1], "\"method\":\"ping\"}\n");
-  // A line over the limit, in one write and then across several.
-  write_all(in[1], std::string(5000, 'x') + "\n");
-  for (int i = 0; i < 3; ++i) write_all(in[1], std::string(3000, 'y'));
-  write_all(in[1], "\n");
-  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"utf8\",\"method\":\"\xc3\x28\"}\n");
-  write_all(in[1], "{this is not json}\n");
-  write_all(in[1], R"([{"jsonrpc":"2.0","id":"b1","method":"ping"}])"
-                   "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"nid","method":"notifications/initialized"})"
-                   "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":55,"result":{"from":"client"}})"
-                   "\n");
-  write_all(in[1], "\n   \n");
-  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"id\":\"crlf\",\"method\":\"ping\"}\r\n");
-  write_all(
-      in[1],
-      R"({"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"echo","arguments":{"text":"ok"}}})"
-      "\n");
-  write_all(in[1], R"({"jsonrpc":"2.0","id":"cut","method":)");  // EOF mid-message
-  ::close(in[1]);
+  if (in[1] >= 0) {
+    for (const auto& piece : pieces) write_all(in[1], piece);
+    ::close(in[1]);
+  }
   serving.join();
   reading.join();
   ::close(in[0]);
