@@ -207,11 +207,11 @@ TEST_CASE("tools/call answers the same read from the text as through the DOM") {
     const std::string fast_id = "fast-" + std::to_string(n);
     const std::string slow_id = "slow-" + std::to_string(n++);
     client.send(R"({"jsonrpc":"2.0","id":")" + fast_id +
-                R"(","method":"tools/call","params":{"name":")" + tool +
-                R"(","arguments":)" + arguments + "}}");
+                R"(","method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" +
+                arguments + "}}");
     client.send(R"({"jsonrpc":"2.0","id":")" + slow_id +
-                R"(","method":"tools/call","params":{"n\u0061me":")" + tool +
-                R"(","arguments":)" + arguments + "}}");
+                R"(","method":"tools/call","params":{"n\u0061me":")" + tool + R"(","arguments":)" +
+                arguments + "}}");
     json fast = client.wait_for_id(fast_id);
     json slow = client.wait_for_id(slow_id);
     INFO(tool << " " << arguments);
@@ -438,6 +438,17 @@ TEST_CASE("resources: SKILL.md, templates, and report files written during the s
   CHECK(changed);
   auto sub = client.request(req(8, "resources/subscribe", {{"uri", uri}}));
   CHECK(sub["result"] == json::object());
+  // A result longer than the short-text scan for paths covers, naming a report deep down.
+  const auto deep = out / std::string(120, 'd') / std::string(120, 'e');
+  std::filesystem::create_directories(deep);
+  auto long_result = client.request(call("r2", "report", {{"text", deep.string()}}));
+  REQUIRE(long_result["result"]["isError"] == false);
+  REQUIRE(long_result["result"]["content"][0]["text"].get<std::string>().size() > 256);
+  const std::string deep_uri = "file://" + (deep / "report.md").string();
+  bool deep_listed = false;
+  const auto list3 = client.request(req(13, "resources/list"));
+  for (const auto& res : list3["result"]["resources"]) deep_listed |= res["uri"] == deep_uri;
+  CHECK(deep_listed);
 
   SECTION("workflow prompts declared by the skill") {
     auto prompts = client.request(req(9, "prompts/list"));
