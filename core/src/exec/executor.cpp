@@ -245,14 +245,14 @@ Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& 
   return deadline;
 }
 
-void Executor::fill_call(skillrt_call& call, const std::shared_ptr<const Skill>& skill,
-                         const CallOptions& options, Clock::time_point deadline) {
+void Executor::fill_call(skillrt_call& call, std::shared_ptr<const Skill> skill,
+                         CallOptions&& options, Clock::time_point deadline) {
   call.executor = this;
-  call.skill = skill;
-  call.cancel = options.cancel ? options.cancel : make_cancel_flag();
+  call.skill = std::move(skill);
+  call.cancel = options.cancel ? std::move(options.cancel) : make_cancel_flag();
   call.deadline = deadline;
-  call.callers = options.chain;
-  call.on_progress = options.on_progress;
+  call.callers = std::move(options.chain);
+  call.on_progress = std::move(options.on_progress);
 }
 
 Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input,
@@ -266,7 +266,7 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
   }
   const auto deadline = deadline_for(*skill, options, start);
   skillrt_call call;
-  fill_call(call, skill, options, deadline);
+  fill_call(call, skill, CallOptions(options), deadline);
   Outcome out = run_skill(skill, in, call, options.result_text_only);
   if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled,
@@ -427,15 +427,18 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill> s
 }
 
 void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
-                         std::shared_ptr<const Skill> skill, const Input& input,
-                         const CallOptions& options, bool here) {
-  if (auto early = prepare(name, input, options, skill)) {
+                         std::shared_ptr<const Skill> found, const Input& input,
+                         CallOptions& options, bool here) {
+  if (auto early = prepare(name, input, options, found)) {
     state->complete(std::move(*early));
     return;
   }
-  const auto deadline = deadline_for(*skill, options, state->start);
+  const auto deadline = deadline_for(*found, options, state->start);
   skillrt_call& call = state->call;
-  fill_call(call, skill, options, deadline);
+  const bool result_text_only = options.result_text_only;
+  fill_call(call, std::move(found), std::move(options), deadline);
+  // `options` has given its flags and chain to the handle; the release function stays.
+  const std::shared_ptr<const Skill>& skill = call.skill;
   {
     std::lock_guard lock(state->mutex);
     state->deadline = deadline;
@@ -450,7 +453,7 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
       state->arm_locked(AsyncState::Phase::kBudget, std::min(deadline, state->budget_end));
     }
   }
-  Outcome out = run_skill(skill, input, call, options.result_text_only);
+  Outcome out = run_skill(skill, input, call, result_text_only);
   const auto end = Clock::now();
   if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled,

@@ -133,8 +133,9 @@ class Executor {
   };
   void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
                    std::string input_text, CallOptions options, std::function<void(Outcome)> done);
+  // Takes what the call handle needs out of `options`, which the call owns.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
-                 std::shared_ptr<const Skill> skill, const Input& input, const CallOptions& options,
+                 std::shared_ptr<const Skill> skill, const Input& input, CallOptions& options,
                  bool here);
   // `skill` is looked up by name unless the caller found it already.
   std::optional<Outcome> prepare(std::string_view name, const Input& input,
@@ -143,11 +144,13 @@ class Executor {
   Outcome run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
                     skillrt_call& call, bool result_text_only) const;
   // The call's deadline counted from `now`, its start.
-  std::chrono::steady_clock::time_point deadline_for(const Skill& skill,
-                                                     const CallOptions& options,
-                                                     std::chrono::steady_clock::time_point now) const;
-  void fill_call(skillrt_call& call, const std::shared_ptr<const Skill>& skill,
-                 const CallOptions& options, std::chrono::steady_clock::time_point deadline);
+  std::chrono::steady_clock::time_point deadline_for(
+      const Skill& skill, const CallOptions& options,
+      std::chrono::steady_clock::time_point now) const;
+  // Moves the skill, cancel flag, caller chain and progress sink into the handle: each copy of
+  // a shared pointer is an atomic operation, and a quick call is only a few microseconds.
+  void fill_call(skillrt_call& call, std::shared_ptr<const Skill> skill, CallOptions&& options,
+                 std::chrono::steady_clock::time_point deadline);
 
   const Registry& registry_;
   std::unique_ptr<Impl> impl_;

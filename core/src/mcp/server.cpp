@@ -939,8 +939,9 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
 }
 
 void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
-  // This record may go with its entry at the end; the session must not.
-  const std::shared_ptr<Session> s = session;
+  // This record may go with its entry at the end; the session must not. Moved, not copied:
+  // nothing reads the record's own pointer after this.
+  const std::shared_ptr<Session> s = std::move(session);
   const bool drop = entry->second.cancelled_by_client.load();
   if (!drop && out.ok()) impl->note_reports(*s, out);
   // No response for a request the client cancelled. The entry's key is the request id; only
