@@ -161,10 +161,13 @@ class LineReader {
         if (!still_reading(generation)) return;
         continue;
       }
-      // Nothing whole at hand. Requests that came in meanwhile are taken without waiting, so
-      // their answers join the group still gathering; only when none came does the group go out,
-      // before waiting for the client.
-      const Taken taken = take_waiting();
+      // Nothing whole at hand. At a line boundary, requests that came in meanwhile are taken
+      // without waiting, so their answers join the group still gathering; only when none came
+      // does the group go out, before waiting for the client. Inside a line (a large request
+      // still arriving, or one being skipped for its size) the group goes out first: the rest
+      // of that line may take a while.
+      const bool at_boundary = !discarding_ && start_ == buffer_.size();
+      const Taken taken = at_boundary ? take_waiting() : Taken::kNone;
       if (taken == Taken::kSome) continue;
       writer_->uncork();
       if (taken == Taken::kEnd || !fill()) break;
