@@ -79,15 +79,10 @@ struct ToolCall {
 // Whether a result text may hold a string starting with '/' (written plainly or escaped), that
 // is, may name a report file.
 bool may_name_path(std::string_view text) {
-  // Short results (most) in one plain loop: a memchr call per quote cost more than the bytes.
-  if (text.size() <= 256) {
-    for (size_t i = 0; i + 1 < text.size(); ++i) {
-      if (text[i] == '"' && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
-    }
-    return false;
-  }
-  for (size_t i = text.find('"'); i != std::string_view::npos; i = text.find('"', i + 1)) {
-    if (i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
+  // One plain loop: JSON has a quote every few bytes, so a memchr call per quote cost more than
+  // looking at the bytes.
+  for (size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] == '"' && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
   }
   return false;
 }

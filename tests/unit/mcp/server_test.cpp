@@ -438,7 +438,7 @@ TEST_CASE("resources: SKILL.md, templates, and report files written during the s
   CHECK(changed);
   auto sub = client.request(req(8, "resources/subscribe", {{"uri", uri}}));
   CHECK(sub["result"] == json::object());
-  // A result longer than the short-text scan for paths covers, naming a report deep down.
+  // A long result (over 256 bytes) naming a report deep down is found as well.
   const auto deep = out / std::string(120, 'd') / std::string(120, 'e');
   std::filesystem::create_directories(deep);
   auto long_result = client.request(call("r2", "report", {{"text", deep.string()}}));
