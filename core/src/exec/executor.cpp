@@ -301,13 +301,13 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
     kGrace,     // at the end of the grace period, fail the call and drop the late result
   };
 
-  AsyncState(Executor::Impl& impl, std::function<void(Outcome)> done_fn)
+  AsyncState(Executor::Impl& impl, std::function<void(Outcome&&)> done_fn)
       : impl(impl), done(std::move(done_fn)) {}
 
   Executor::Impl& impl;
   std::mutex mutex;
   bool completed = false;
-  std::function<void(Outcome)> done;
+  std::function<void(Outcome&&)> done;
   Clock::time_point start = Clock::now();
   skillrt_call call;
   // Guarded by `mutex` from the moment the timer is first armed.
@@ -362,7 +362,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
 
   // `end`: when the call ended, for its elapsed time (the caller usually read the clock already).
   void complete(Outcome&& out, Clock::time_point end = Clock::now()) {
-    std::function<void(Outcome)> fn;
+    std::function<void(Outcome&&)> fn;
     {
       std::lock_guard lock(mutex);
       if (completed) return;
@@ -389,12 +389,12 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
 }
 
 void Executor::call_async(std::string_view name, nlohmann::json input, CallOptions options,
-                          std::function<void(Outcome)> done) {
+                          std::function<void(Outcome&&)> done) {
   start_async(name, nullptr, std::move(input), {}, std::move(options), std::move(done));
 }
 
 void Executor::call_async_text(std::string_view name, std::string input_text, CallOptions options,
-                               std::function<void(Outcome)> done,
+                               std::function<void(Outcome&&)> done,
                                std::shared_ptr<const Skill> found) {
   if (input_text.empty()) input_text = "{}";
   start_async(name, std::move(found), nlohmann::json(), std::move(input_text), std::move(options),
@@ -403,7 +403,7 @@ void Executor::call_async_text(std::string_view name, std::string input_text, Ca
 
 void Executor::start_async(std::string_view name, std::shared_ptr<const Skill> skill,
                            nlohmann::json input, std::string input_text, CallOptions options,
-                           std::function<void(Outcome)> done) {
+                           std::function<void(Outcome&&)> done) {
   auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
   // Looked up once here for the whole call, unless the caller did.
   if (!skill) skill = registry_.find(name);

@@ -97,15 +97,15 @@ class Executor {
   // is called exactly once.
   // `skill` (the name) need not outlive the call.
   void call_async(std::string_view skill, nlohmann::json input, CallOptions options,
-                  std::function<void(Outcome)> done);
+                  std::function<void(Outcome&&)> done);
 
   // call_async() with the input as JSON text: checked against the input schema without a DOM
   // where the schema allows, and handed to the skill as it is. Text that is not JSON ends the
   // call with kInvalidArgument.
-  // `found`, when the caller has looked the skill up already (registry().find(skill)), saves a
-  // second lookup; it must be that name's skill.
+  // `found`, when the caller has looked the skill up already, saves a second lookup; it must be
+  // the skill registry().find(skill) returns.
   void call_async_text(std::string_view skill, std::string input_text, CallOptions options,
-                       std::function<void(Outcome)> done,
+                       std::function<void(Outcome&&)> done,
                        std::shared_ptr<const Skill> found = nullptr);
 
   // What route() from a plugin uses; without one, route() answers kUnavailable.
@@ -132,7 +132,7 @@ class Executor {
     std::string_view text;
   };
   void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
-                   std::string input_text, CallOptions options, std::function<void(Outcome)> done);
+                   std::string input_text, CallOptions options, std::function<void(Outcome&&)> done);
   // Takes what the call handle needs out of `options`, which the call owns.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                  std::shared_ptr<const Skill> skill, const Input& input, CallOptions& options,

@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 #include "mcp/detail/call_scan.hpp"
 #include "mcp/detail/catalog.hpp"
@@ -40,6 +41,8 @@ constexpr size_t kMaxCompletionValues = 100;
 constexpr size_t kMaxReportScan = 1000;
 // Cancellations remembered per session for requests not seen yet.
 constexpr size_t kMaxEarlyCancels = 1024;
+// Map nodes a session keeps for reuse: about what a busy client keeps in flight.
+constexpr size_t kSpareNodes = 64;
 // tools/call's per-call deadline: "_meta": {"skillrt/timeoutMs": N}, at most a day.
 constexpr const char* kTimeoutMetaKey = "skillrt/timeoutMs";
 constexpr int64_t kMaxTimeoutMs = 24LL * 60 * 60 * 1000;
@@ -109,6 +112,8 @@ class Session {
   std::string version;
   int log_level = kDefaultLogLevel;
   std::map<std::string, InFlight> inflight;
+  // Nodes of finished calls, reused by the next ones: a call then allocates no map node.
+  std::vector<std::map<std::string, InFlight>::node_type> spare_nodes;
   std::map<std::string, fs::path> reports;  // file:// URI -> path
   std::set<std::string> subscriptions;
   // Cancellations that came before their request: over HTTP they travel on another
@@ -174,6 +179,15 @@ struct Server::Impl {
   Catalog catalog;
   std::vector<json> tools;              // every tool descriptor, in list order
   std::vector<std::string> tool_pages;  // pre-serialized tools/list results
+  // The skills tools/list offers, by name, fixed when the server is built as that list is: a
+  // call resolves against what the client was shown, and looking up needs no lock (the
+  // registry's find() takes one, on every call).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::shared_ptr<const Skill>, NameHash, std::equal_to<>>
+      skills_by_name;
   std::string initialize_capabilities;
   std::mutex sessions_mutex;
   std::vector<std::weak_ptr<Session>> sessions;
@@ -326,7 +340,10 @@ std::optional<size_t> parse_cursor(const json& params, size_t size) {
 }  // namespace
 
 void Server::Impl::build_tools() {
-  for (const auto& skill : executor.registry().all()) tools.push_back(tool_descriptor(*skill));
+  for (const auto& skill : executor.registry().all()) {
+    tools.push_back(tool_descriptor(*skill));
+    skills_by_name.emplace(skill->name, skill);
+  }
   for (const auto& fixture : catalog.fixture_tools()) tools.push_back(fixture.descriptor);
   const size_t page = std::max<size_t>(1, options.page_size);
   for (size_t offset = 0; offset < tools.size() || offset == 0; offset += page) {
@@ -863,8 +880,8 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     run_fixture(*s, *fixture, id_text, call.token, reply);
     return;
   }
-  auto skill = executor.registry().find(name);
-  if (!skill) {
+  const auto found = skills_by_name.find(name);
+  if (found == skills_by_name.end()) {
     std::string message = "Invalid params: unknown tool '" + std::string(name) + "'";
     const auto near = executor.registry().suggest(name);
     if (!near.empty()) {
@@ -877,6 +894,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     reply(error_message(id_text, kInvalidParams, message), true);
     return;
   }
+  std::shared_ptr<const Skill> skill = found->second;
   auto pending = std::make_shared<PendingCall>();
   exec::CallOptions call_options;
   call_options.timeout = call.timeout;
@@ -888,7 +906,22 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   {
     std::lock_guard lock(s->mutex);
     bool fresh = false;
-    std::tie(pending->entry, fresh) = s->inflight.try_emplace(id_text, call_options.cancel);
+    if (s->spare_nodes.empty()) {
+      std::tie(pending->entry, fresh) = s->inflight.try_emplace(id_text, call_options.cancel);
+    } else {
+      auto node = std::move(s->spare_nodes.back());
+      s->spare_nodes.pop_back();
+      node.key() = id_text;
+      node.mapped().cancel = call_options.cancel;
+      node.mapped().cancelled_by_client.store(false);
+      auto placed = s->inflight.insert(std::move(node));
+      pending->entry = placed.position;
+      fresh = placed.inserted;
+      if (!fresh) {
+        placed.node.mapped().cancel = nullptr;
+        s->spare_nodes.push_back(std::move(placed.node));
+      }
+    }
     if (!fresh) {
       reply(error_message(id_text, kInvalidRequest,
                           "Invalid Request: request id " + id_text +
@@ -954,7 +987,11 @@ void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
   exec::CancelFlag last;  // released after the lock: it may hold this record's last reference
   std::lock_guard lock(s->mutex);
   last = std::move(entry->second.cancel);
-  s->inflight.erase(entry);
+  if (s->spare_nodes.size() < kSpareNodes) {
+    s->spare_nodes.push_back(s->inflight.extract(entry));
+  } else {
+    s->inflight.erase(entry);
+  }
   if (s->inflight.empty()) s->idle.notify_all();
 }
 
