@@ -362,7 +362,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
 
   // `end`: when the call ended, for its elapsed time (the caller usually read the clock already).
   void complete(Outcome&& out, Clock::time_point end = Clock::now()) {
-    std::function<void(Outcome&&)> fn;
+    std::function<void(Outcome &&)> fn;
     {
       std::lock_guard lock(mutex);
       if (completed) return;

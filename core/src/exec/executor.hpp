@@ -132,7 +132,8 @@ class Executor {
     std::string_view text;
   };
   void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
-                   std::string input_text, CallOptions options, std::function<void(Outcome&&)> done);
+                   std::string input_text, CallOptions options,
+                   std::function<void(Outcome&&)> done);
   // Takes what the call handle needs out of `options`, which the call owns.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                  std::shared_ptr<const Skill> skill, const Input& input, CallOptions& options,
