@@ -301,10 +301,12 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
     kGrace,     // at the end of the grace period, fail the call and drop the late result
   };
 
-  AsyncState(Executor::Impl& impl, std::function<void(Outcome&&)> done_fn)
-      : impl(impl), done(std::move(done_fn)) {}
+  AsyncState(Executor::Impl& owner, std::function<void(Outcome&&)> done_fn)
+      : impl(&owner), done(std::move(done_fn)) {}
 
-  Executor::Impl& impl;
+  // A pointer, not a reference: a state kept for reuse (spare_state()) is given its next
+  // executor.
+  Executor::Impl* impl;
   std::mutex mutex;
   bool completed = false;
   std::function<void(Outcome&&)> done;
@@ -319,10 +321,21 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
   // when that thread is still inside the call (complete() takes `mutex` first).
   const std::function<void()>* release = nullptr;
 
+  // Ready for another call, as if new. Only for a state nobody else holds (see keep_spare()).
+  void renew(Executor::Impl& owner, std::function<void(Outcome&&)> done_fn) {
+    impl = &owner;
+    completed = false;
+    done = std::move(done_fn);
+    start = Clock::now();
+    timer.reset();
+    phase = Phase::kDeadline;
+    release = nullptr;
+  }
+
   // Under `mutex`.
   void arm_locked(Phase next, Clock::time_point when) {
     phase = next;
-    timer = impl.watcher.arm(when, shared_from_this());
+    timer = impl->watcher.arm(when, shared_from_this());
   }
 
   void on_due() override {
@@ -332,8 +345,8 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
     switch (phase) {
       case Phase::kBudget:
         if (Clock::now() >= budget_end) {
-          std::lock_guard slow_lock(impl.slow_mutex);
-          impl.mark_slow(call.skill.get(), true);
+          std::lock_guard slow_lock(impl->slow_mutex);
+          impl->mark_slow(call.skill.get(), true);
         }
         arm_locked(Phase::kDeadline, deadline);
         (*release)();
@@ -342,7 +355,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
         // First the skill is told to stop; if it has not returned within the grace period,
         // the caller gets the deadline error and whatever the skill returns later is dropped.
         call.deadline_hit.store(true);
-        arm_locked(Phase::kGrace, Clock::now() + impl.options.grace);
+        arm_locked(Phase::kGrace, Clock::now() + impl->options.grace);
         return;
       case Phase::kGrace:
         break;
@@ -354,7 +367,7 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
     late.code = Code::kDeadlineExceeded;
     late.message = "skill '" + skill.name + "' of plugin '" + skill.plugin +
                    "' missed its deadline and did not stop within the " +
-                   std::to_string(impl.options.grace.count()) +
+                   std::to_string(impl->options.grace.count()) +
                    " ms grace period; its late result will be dropped: raise the timeout or "
                    "narrow the input";
     complete(std::move(late));
@@ -368,13 +381,35 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
       if (completed) return;
       completed = true;
       fn = std::move(done);
-      if (timer) impl.watcher.disarm(*timer);
+      if (timer) impl->watcher.disarm(*timer);
       timer.reset();
     }
     out.elapsed_ms = std::chrono::duration<double, std::milli>(end - start).count();
     fn(std::move(out));
   }
 };
+
+// The state of this thread's last inline call, kept for its next one: a quick call then neither
+// allocates nor builds its state (its mutex, call handle and std::function) afresh. Any executor
+// may take it: renew() gives it the new one. Holds no skill, flag or callback while kept.
+struct Executor::SpareState {
+  std::shared_ptr<AsyncState> state;
+};
+
+Executor::SpareState& Executor::spare_state() {
+  thread_local SpareState spare;
+  return spare;
+}
+
+void Executor::keep_spare(SpareState& spare, std::shared_ptr<AsyncState> state) {
+  // Another holder (the deadline watcher running on_due, a late pool task) may still use it.
+  if (state.use_count() != 1) return;
+  // Pairs with the release of the other holders' last decrement: their work on it is visible.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  state->call.reset();
+  state->done = nullptr;
+  spare.state = std::move(state);
+}
 
 bool Executor::may_run_here(const Skill* skill, const CallOptions& options) const {
   if (!options.release_caller || impl_->options.inline_budget.count() <= 0) return false;
@@ -404,19 +439,28 @@ void Executor::call_async_text(std::string_view name, std::string input_text, Ca
 void Executor::start_async(std::string_view name, std::shared_ptr<const Skill> skill,
                            nlohmann::json input, std::string input_text, CallOptions options,
                            std::function<void(Outcome&&)> done) {
-  auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
   // Looked up once here for the whole call, unless the caller did.
   if (!skill) skill = registry_.find(name);
   if (may_run_here(skill.get(), options)) {
     // On the caller's thread: no hop to the pool and back. Should the skill overrun its budget,
     // the caller is released (it gets on with its other work) and the skill goes to the pool
     // from then on.
+    SpareState& spare = spare_state();
+    std::shared_ptr<AsyncState> state;
+    if (spare.state) {
+      state = std::move(spare.state);
+      state->renew(*impl_, std::move(done));
+    } else {
+      state = std::make_shared<AsyncState>(*impl_, std::move(done));
+    }
     const bool was_on_pool = tl_on_pool;
     tl_on_pool = true;
     run_async(state, name, std::move(skill), Input{input, input_text}, options, /*here=*/true);
     tl_on_pool = was_on_pool;
+    keep_spare(spare, std::move(state));
     return;
   }
+  auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
   boost::asio::post(impl_->pool, [this, state, name = std::string(name), skill = std::move(skill),
                                   input = std::move(input), input_text = std::move(input_text),
                                   options = std::move(options)]() mutable {

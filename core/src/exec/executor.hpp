@@ -125,6 +125,10 @@ class Executor {
 
  private:
   struct AsyncState;
+  struct SpareState;
+  static SpareState& spare_state();
+  // Keeps a finished inline call's state for this thread's next one, unless another holds it.
+  static void keep_spare(SpareState& spare, std::shared_ptr<AsyncState> state);
   bool may_run_here(const Skill* skill, const CallOptions& options) const;
   // A call's input: the DOM, or (when `text` is not empty) the JSON text of it.
   struct Input {

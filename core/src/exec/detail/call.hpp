@@ -30,4 +30,20 @@ struct skillrt_call {
   std::string error_message;
 
   bool cancelled() const { return cancel->load() || deadline_hit.load(); }
+
+  // Back to a new handle's state, letting go of what the last call held. For a handle whose call
+  // is over and that no other thread can reach (the executor reuses it for the next call).
+  void reset() {
+    executor = nullptr;
+    skill.reset();
+    cancel.reset();
+    deadline_hit.store(false, std::memory_order_relaxed);
+    deadline = {};
+    callers.clear();
+    on_progress = nullptr;
+    has_result = false;
+    result.clear();
+    error_code = SKILLRT_OK;
+    error_message.clear();
+  }
 };
