@@ -13,7 +13,8 @@
 # polling does on each side. "skillrt raw" calls fixture-echo-raw, the same echo written with the
 # SDK's raw_handler (no Json built in the plugin), where "skillrt" calls fixture-echo, written with
 # the SDK's Json handler: the two show the host's own cost per call and what the SDK's Json adds.
-# Every line carries the server's CPU time per call (server_cpu_us).
+# Every line carries the server's CPU time per call (server_cpu_us). The "pinned" lines repeat 16
+# in flight over stdio with the client and the server each on a core of its own.
 set -euo pipefail
 build=$(cd "$1" && pwd)
 # 100,000 calls: at 300,000 calls/s a shorter run is mostly warm-up (pipes, caches, the first
@@ -40,10 +41,15 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-run() {  # label, then mcp_load arguments
+run() {  # label, then mcp_load arguments (optionally after a taskset prefix)
   local label=$1
   shift
-  printf '%-34s %s\n' "$label" "$("$load" "$@" 2>/dev/null)"
+  local prefix=()
+  if [[ $1 == taskset ]]; then
+    prefix=("$1" "$2" "$3")
+    shift 3
+  fi
+  printf '%-34s %s\n' "$label" "$("${prefix[@]}" "$load" "$@" 2>/dev/null)"
 }
 run_http() {  # label, server pid, then mcp_load arguments (the server's CPU is read from /proc)
   local label=$1 pid=$2
@@ -65,6 +71,20 @@ for inflight in 1 16; do
   run "stdio server-everything x$inflight" stdio "$slow_calls" "$inflight" echo \
     '{"message":"hello"}' -- $everything stdio
 done
+
+# 16 in flight again with the client on one core and the server on another (taskset): with
+# nothing sharing its core, a server's own cost per call is what bounds it, where above the two
+# share both cores with the client. Needs two cores and taskset (util-linux).
+if command -v taskset >/dev/null && (( $(nproc) >= 2 )); then
+  pin_client=(taskset -c 0)
+  pin_server=(taskset -c 1)
+  run "stdio floor x16 pinned" "${pin_client[@]}" stdio "$calls" 16 echo '{}' -- \
+    "${pin_server[@]}" "$null"
+  run "stdio skillrt x16 pinned" "${pin_client[@]}" stdio "$calls" 16 fixture-echo \
+    '{"text":"hello"}' -- "${pin_server[@]}" "${server[@]}"
+  run "stdio skillrt raw x16 pinned" "${pin_client[@]}" stdio "$calls" 16 fixture-echo-raw \
+    '{"text":"hello"}' -- "${pin_server[@]}" "${server[@]}"
+fi
 
 port_base=$(( 20000 + RANDOM % 20000 ))
 "$null" --http $port_base 2>/dev/null & pids+=($!)
