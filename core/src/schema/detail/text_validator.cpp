@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
 #include <regex>
 #include <string>
 #include <unordered_map>
@@ -113,10 +114,22 @@ struct Node {
   std::vector<Step> steps;
 };
 
+// A schema for an object of named scalar members ("type": "object", "properties" whose
+// subschemas only constrain a scalar's type, length or bounds, "required" among them, and
+// "additionalProperties" false or absent): the usual shape of a tool's input and output. Such an
+// object is checked in one walk over its members, without the general steps' member lists.
+struct FlatPlan {
+  unsigned types = kAnyBit;                             // of the object itself
+  std::vector<std::pair<std::string, int>> properties;  // name, node of its scalar steps
+  bool others_allowed = true;                           // additionalProperties absent or {}
+  std::uint64_t required = 0;                           // bits of `properties`
+};
+
 }  // namespace
 
 struct TextProgramData {
-  std::vector<Node> nodes;  // nodes[0] is the root
+  std::vector<Node> nodes;       // nodes[0] is the root
+  std::optional<FlatPlan> flat;  // when the root schema has that shape
 };
 
 namespace {
@@ -1203,17 +1216,196 @@ class Evaluator {
   int speculative_ = 0;
 };
 
+// Steps that look at a scalar only, each the same test as Evaluator::apply() makes.
+bool scalar_steps_only(const Node& node) {
+  if (node.always_invalid) return false;
+  return std::all_of(node.steps.begin(), node.steps.end(), [](const Step& step) {
+    switch (step.kind) {
+      case StepKind::kType:
+      case StepKind::kMinLength:
+      case StepKind::kMaxLength:
+      case StepKind::kMinimum:
+      case StepKind::kMaximum:
+        return true;
+      default:
+        return false;
+    }
+  });
+}
+
+// One member's value, from `pos` to `end`, against scalar steps (scalar_steps_only()): each step
+// the same test as in Evaluator::apply().
+bool check_scalar(const Node& node, std::string_view text, std::size_t pos, std::size_t end,
+                  bool escaped) {
+  const char kind = text[pos];
+  const bool is_number = kind == '-' || (kind >= '0' && kind <= '9');
+  JsonNumber number;
+  bool number_ready = false;
+  const auto read = [&]() -> const JsonNumber& {
+    if (!number_ready) {
+      std::size_t number_end = 0;
+      number = read_number(text, pos, number_end);
+      number_ready = true;
+    }
+    return number;
+  };
+  for (const Step& step : node.steps) {
+    switch (step.kind) {
+      case StepKind::kType: {
+        if ((step.types & kAnyBit) != 0) break;
+        unsigned bits = 0;
+        switch (kind) {
+          case '{':
+            bits = kObjectBit;
+            break;
+          case '[':
+            bits = kArrayBit;
+            break;
+          case '"':
+            bits = kStringBit;
+            break;
+          case 't':
+          case 'f':
+            bits = kBooleanBit;
+            break;
+          case 'n':
+            bits = kNullBit;
+            break;
+          default:
+            bits = read().is_integer() ? (kNumberBit | kIntegerBit) : kNumberBit;
+        }
+        if ((step.types & bits) == 0) return false;
+        break;
+      }
+      case StepKind::kMinLength:
+      case StepKind::kMaxLength: {
+        if (kind != '"') break;
+        const std::size_t length = string_code_points(text.substr(pos + 1, end - pos - 2), escaped);
+        if (step.kind == StepKind::kMinLength ? length < step.count : length > step.count) {
+          return false;
+        }
+        break;
+      }
+      case StepKind::kMinimum:
+      case StepKind::kMaximum: {
+        if (!is_number) break;
+        const double d = read().as_double();
+        const bool within = step.kind == StepKind::kMaximum
+                                ? (step.exclusive ? d < step.limit : d <= step.limit)
+                                : (step.exclusive ? d > step.limit : d >= step.limit);
+        if (!within) return false;
+        break;
+      }
+      default:
+        return false;  // not reached: the plan admits the kinds above only
+    }
+  }
+  return true;
+}
+
+std::optional<FlatPlan> make_flat_plan(const TextProgramData& data) {
+  const Node& root = data.nodes.front();
+  if (root.always_invalid) return std::nullopt;
+  FlatPlan plan;
+  const Step* properties = nullptr;
+  const Step* required = nullptr;
+  for (const Step& step : root.steps) {
+    if (step.kind == StepKind::kType && plan.types == kAnyBit) {
+      plan.types = step.types;
+    } else if (step.kind == StepKind::kProperties && properties == nullptr) {
+      properties = &step;
+    } else if (step.kind == StepKind::kRequired && required == nullptr) {
+      required = &step;
+    } else {
+      return std::nullopt;
+    }
+  }
+  // Members are marked in a 64-bit set.
+  if (properties == nullptr || !properties->pattern_properties.empty() ||
+      properties->properties.size() > 64) {
+    return std::nullopt;
+  }
+  for (const auto& [name, child] : properties->properties) {
+    if (!scalar_steps_only(data.nodes[static_cast<std::size_t>(child)])) return std::nullopt;
+    // A name declared twice: the general steps decide.
+    for (const auto& [other, unused] : plan.properties) {
+      if (other == name) return std::nullopt;
+    }
+    plan.properties.emplace_back(name, child);
+  }
+  if (properties->additional != kNone) {
+    const Node& others = data.nodes[static_cast<std::size_t>(properties->additional)];
+    if (others.always_invalid || !others.steps.empty()) return std::nullopt;
+  }
+  plan.others_allowed = properties->additional != kNone;
+  if (required != nullptr) {
+    for (const std::string& name : required->names) {
+      const auto it = std::find_if(plan.properties.begin(), plan.properties.end(),
+                                   [&](const auto& p) { return p.first == name; });
+      if (it == plan.properties.end()) return std::nullopt;
+      plan.required |= std::uint64_t{1} << (it - plan.properties.begin());
+    }
+  }
+  return plan;
+}
+
+// The verdict of the general steps on the object at `pos` of well-formed `text`, or nothing
+// where they must decide: a key with an escape (it may decode to a declared name) or a declared
+// name given twice (nlohmann keeps the last, so an earlier failure may not count).
+std::optional<bool> check_flat(const FlatPlan& plan, const std::vector<Node>& nodes,
+                               std::string_view text, std::size_t pos) {
+  if ((plan.types & (kAnyBit | kObjectBit)) == 0) return false;
+  bool ok = true;
+  std::uint64_t seen = 0;
+  pos = skip_space(text, pos + 1);
+  if (text[pos] != '}') {
+    for (;;) {
+      bool escaped = false;
+      const std::size_t key_end = skip_string(text, pos, escaped);
+      if (escaped) return std::nullopt;
+      const std::string_view key = text.substr(pos + 1, key_end - pos - 2);
+      pos = skip_space(text, skip_space(text, key_end) + 1);
+      const std::size_t value_pos = pos;
+      bool value_escaped = false;
+      pos = text[pos] == '"' ? skip_string(text, pos, value_escaped) : skip_value(text, pos);
+      std::size_t index = 0;
+      while (index < plan.properties.size() && plan.properties[index].first != key) ++index;
+      if (index == plan.properties.size()) {
+        ok = ok && plan.others_allowed;
+      } else {
+        const std::uint64_t bit = std::uint64_t{1} << index;
+        if ((seen & bit) != 0) return std::nullopt;
+        seen |= bit;
+        if (ok) {
+          const Node& node = nodes[static_cast<std::size_t>(plan.properties[index].second)];
+          ok = check_scalar(node, text, value_pos, pos, value_escaped);
+        }
+      }
+      pos = skip_space(text, pos);
+      if (text[pos] != ',') break;
+      pos = skip_space(text, pos + 1);
+    }
+  }
+  return ok && (seen & plan.required) == plan.required;
+}
+
 }  // namespace
 
 TextProgram::TextProgram(const ExplainContext& context, const valijson::Subschema& root)
     : data_(std::make_unique<TextProgramData>()) {
   Compiler compiler(context, *data_);
   compiler.node_of(&root);
+  data_->flat = make_flat_plan(*data_);
 }
 
 TextProgram::~TextProgram() = default;
 
 TextVerdict TextProgram::check(std::string_view text, std::size_t root) const {
+  if (data_->flat && text[root] == '{') {
+    if (const auto verdict = check_flat(*data_->flat, data_->nodes, text, root)) {
+      return *verdict ? TextVerdict::kValid : TextVerdict::kInvalid;
+    }
+  }
   Scratch& buffers = scratch();
   buffers.members.clear();
   buffers.keys.clear();
