@@ -297,6 +297,10 @@ bool CompiledSchema::is_valid(const nlohmann::json& instance) const {
 }
 
 TextVerdict CompiledSchema::check_text(std::string_view text) const {
+  // One walk instead of two where the program is ready and the schema and text allow it.
+  if (const detail::TextProgram* program = impl_->text_ready.load(std::memory_order_acquire)) {
+    if (const auto verdict = program->check_whole(text)) return *verdict;
+  }
   const std::size_t root = json_scan::well_formed_root(text);
   if (root == json_scan::kNoPosition) return TextVerdict::kMalformed;
   return check_from(text, root);

@@ -960,6 +960,26 @@ TEST_CASE("check_text decides flat objects as the DOM does", "[schema][text]") {
       }
       text += n % 7 == 0 ? " } " : "}";
       tally.compare(*schema, text, "flat " + source);
+      // Broken the ways a walk that also checks the text could miss.
+      if (n % 10 == 0) {
+        tally.compare(*schema, text.substr(0, text.size() - 1), "flat cut " + source);
+        tally.compare(*schema, text + "x", "flat trailing " + source);
+        tally.compare(*schema, text + std::string(1, '\0') + "x", "flat NUL " + source);
+        tally.compare(*schema, "\xEF\xBB\xBF" + text, "flat BOM " + source);
+        std::string broken = text;
+        for (const char c : {':', ',', '"', '}'}) {
+          broken = text;
+          if (const auto at = broken.rfind(c); at != std::string::npos) {
+            broken[at] = c == '"' ? '\x01' : ' ';
+            tally.compare(*schema, broken, "flat broken " + source);
+          }
+        }
+        broken = text;
+        if (const auto at = broken.find("x\""); at != std::string::npos) {
+          broken[at] = '\xC3';
+          tally.compare(*schema, broken, "flat UTF-8 " + source);
+        }
+      }
     }
   }
   INFO(tally.report());
@@ -967,4 +987,5 @@ TEST_CASE("check_text decides flat objects as the DOM does", "[schema][text]") {
   CHECK(tally.unsupported == 0);
   CHECK(tally.valid > 1000);
   CHECK(tally.invalid > 1000);
+  CHECK(tally.malformed > 1000);
 }

@@ -1349,25 +1349,46 @@ std::optional<FlatPlan> make_flat_plan(const TextProgramData& data) {
   return plan;
 }
 
-// The verdict of the general steps on the object at `pos` of well-formed `text`, or nothing
-// where they must decide: a key with an escape (it may decode to a declared name) or a declared
-// name given twice (nlohmann keeps the last, so an earlier failure may not count).
+// The verdict of the general steps on the object at `pos` (its opening brace), or nothing where
+// they must decide: a key with an escape (it may decode to a declared name) or a declared name
+// given twice (nlohmann keeps the last, so an earlier failure may not count). `kWhole`: `text`
+// has not been checked yet; the walk checks it as well_formed_root() would, and gives up on
+// anything unusual (then the caller's two passes decide, malformed text included): no byte order
+// mark, nothing after the object but spaces.
+template <bool kWhole>
 std::optional<bool> check_flat(const FlatPlan& plan, const std::vector<Node>& nodes,
                                std::string_view text, std::size_t pos) {
-  if ((plan.types & (kAnyBit | kObjectBit)) == 0) return false;
-  bool ok = true;
+  const auto at = [&](std::size_t i) { return i < text.size() ? text[i] : '\0'; };
+  // Without a verdict on the rest of the text, a mismatch of the type cannot end the walk.
+  bool ok = (plan.types & (kAnyBit | kObjectBit)) != 0;
+  if (!kWhole && !ok) return false;
   std::uint64_t seen = 0;
   pos = skip_space(text, pos + 1);
-  if (text[pos] != '}') {
+  if (at(pos) != '}') {
     for (;;) {
       bool escaped = false;
-      const std::size_t key_end = skip_string(text, pos, escaped);
+      std::size_t key_end = 0;
+      if constexpr (kWhole) {
+        key_end = json_scan::well_formed_string(text, pos, escaped);  // checks the quote too
+        if (key_end == kNoPosition) return std::nullopt;
+      } else {
+        key_end = skip_string(text, pos, escaped);
+      }
       if (escaped) return std::nullopt;
       const std::string_view key = text.substr(pos + 1, key_end - pos - 2);
-      pos = skip_space(text, skip_space(text, key_end) + 1);
+      pos = skip_space(text, key_end);
+      if (kWhole && at(pos) != ':') return std::nullopt;
+      pos = skip_space(text, pos + 1);
       const std::size_t value_pos = pos;
       bool value_escaped = false;
-      pos = text[pos] == '"' ? skip_string(text, pos, value_escaped) : skip_value(text, pos);
+      if constexpr (kWhole) {
+        if (pos >= text.size()) return std::nullopt;
+        pos = text[pos] == '"' ? json_scan::well_formed_string(text, pos, value_escaped)
+                               : json_scan::well_formed_value(text, pos);
+        if (pos == kNoPosition) return std::nullopt;
+      } else {
+        pos = text[pos] == '"' ? skip_string(text, pos, value_escaped) : skip_value(text, pos);
+      }
       std::size_t index = 0;
       while (index < plan.properties.size() && plan.properties[index].first != key) ++index;
       if (index == plan.properties.size()) {
@@ -1382,9 +1403,12 @@ std::optional<bool> check_flat(const FlatPlan& plan, const std::vector<Node>& no
         }
       }
       pos = skip_space(text, pos);
-      if (text[pos] != ',') break;
+      if (at(pos) != ',') break;
       pos = skip_space(text, pos + 1);
     }
+  }
+  if constexpr (kWhole) {
+    if (at(pos) != '}' || skip_space(text, pos + 1) != text.size()) return std::nullopt;
   }
   return ok && (seen & plan.required) == plan.required;
 }
@@ -1400,9 +1424,18 @@ TextProgram::TextProgram(const ExplainContext& context, const valijson::Subschem
 
 TextProgram::~TextProgram() = default;
 
+std::optional<TextVerdict> TextProgram::check_whole(std::string_view text) const {
+  if (!data_->flat) return std::nullopt;
+  const std::size_t root = skip_space(text, 0);
+  if (root >= text.size() || text[root] != '{') return std::nullopt;
+  const auto verdict = check_flat<true>(*data_->flat, data_->nodes, text, root);
+  if (!verdict) return std::nullopt;
+  return *verdict ? TextVerdict::kValid : TextVerdict::kInvalid;
+}
+
 TextVerdict TextProgram::check(std::string_view text, std::size_t root) const {
   if (data_->flat && text[root] == '{') {
-    if (const auto verdict = check_flat(*data_->flat, data_->nodes, text, root)) {
+    if (const auto verdict = check_flat<false>(*data_->flat, data_->nodes, text, root)) {
       return *verdict ? TextVerdict::kValid : TextVerdict::kInvalid;
     }
   }

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "schema/compiled_schema.hpp"
@@ -34,6 +35,10 @@ class TextProgram {
   // The verdict on `text`, which must be well-formed; `root` is where its value starts
   // (well_formed_root()). Thread-safe.
   TextVerdict check(std::string_view text, std::size_t root) const;
+  // The verdict on `text` not checked for well-formedness yet, in one walk that checks it too,
+  // where the schema and the text allow (an object of named scalars: see FlatPlan); nothing
+  // otherwise, and then well_formed_root() and check() decide. Thread-safe.
+  std::optional<TextVerdict> check_whole(std::string_view text) const;
 
  private:
   std::unique_ptr<TextProgramData> data_;
