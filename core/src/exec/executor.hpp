@@ -135,9 +135,11 @@ class Executor {
     const nlohmann::json& value;
     std::string_view text;
   };
-  void start_async(std::string_view name, std::shared_ptr<const Skill> skill, nlohmann::json input,
-                   std::string input_text, CallOptions options,
-                   std::function<void(Outcome&&)> done);
+  // By reference: the public entry points own the arguments; each copy or move of CallOptions
+  // (flags, functions, a chain) showed in a quick call's cost.
+  void start_async(std::string_view name, std::shared_ptr<const Skill>&& skill,
+                   nlohmann::json&& input, std::string&& input_text, CallOptions&& options,
+                   std::function<void(Outcome&&)>&& done);
   // Takes what the call handle needs out of `options`, which the call owns.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                  std::shared_ptr<const Skill> skill, const Input& input, CallOptions& options,

@@ -312,18 +312,20 @@ std::string tool_result_message(std::string_view id_text, const std::string& too
   }
   const size_t first = text.find_first_not_of(" \t");
   const bool object = first != std::string::npos && text[first] == '{';
+  // Pieces as views: appending a char pointer measures it (strlen) every time.
+  using namespace std::string_view_literals;
   std::string message;
   message.reserve(id_text.size() + 3 * text.size() + 120);
-  message += R"({"jsonrpc":"2.0","id":)";
+  message += R"({"jsonrpc":"2.0","id":)"sv;
   message += id_text;
-  message += R"(,"result":{"content":[{"type":"text","text":)";
+  message += R"(,"result":{"content":[{"type":"text","text":)"sv;
   append_quoted(message, text);
-  message += "}]";
+  message += "}]"sv;
   if (object) {
-    message += R"(,"structuredContent":)";
+    message += R"(,"structuredContent":)"sv;
     message += text;
   }
-  message += R"(,"isError":false}})";
+  message += R"(,"isError":false}})"sv;
   return message;
 }
 
