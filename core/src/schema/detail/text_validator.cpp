@@ -530,6 +530,40 @@ struct Value {
   bool is_number() const { return kind == '-' || (kind >= '0' && kind <= '9'); }
 };
 
+// What a scalar step tests, shared by the general steps (Evaluator::apply()) and the one-walk
+// path for objects of named scalars (check_scalar()).
+
+// The type bits of a value whose first byte is `first`; `is_integer` is asked for numbers only.
+template <typename IsInteger>
+unsigned type_bits_of(char first, IsInteger&& is_integer) {
+  switch (first) {
+    case '{':
+      return kObjectBit;
+    case '[':
+      return kArrayBit;
+    case '"':
+      return kStringBit;
+    case 't':
+    case 'f':
+      return kBooleanBit;
+    case 'n':
+      return kNullBit;
+    default:
+      return is_integer() ? (kNumberBit | kIntegerBit) : kNumberBit;
+  }
+}
+
+// minLength / maxLength on a string of `length` code points.
+bool length_within(const Step& step, std::size_t length) {
+  return step.kind == StepKind::kMinLength ? length >= step.count : length <= step.count;
+}
+
+// minimum / maximum (exclusive or not) on a number.
+bool number_within(const Step& step, double d) {
+  if (step.kind == StepKind::kMaximum) return step.exclusive ? d < step.limit : d <= step.limit;
+  return step.exclusive ? d > step.limit : d >= step.limit;
+}
+
 class Evaluator {
  public:
   Evaluator(const TextProgramData& program, std::string_view text, Scratch& scratch)
@@ -657,8 +691,7 @@ class Evaluator {
       case StepKind::kMaxLength: {
         if (!value.is_string()) return true;
         load_string(value);
-        const std::size_t length = string_code_points(value.raw, value.escaped);
-        return step.kind == StepKind::kMinLength ? length >= step.count : length <= step.count;
+        return length_within(step, string_code_points(value.raw, value.escaped));
       }
       case StepKind::kPattern:
         return !value.is_string() || search(*step.regex, decoded(value));
@@ -673,21 +706,7 @@ class Evaluator {
   }
 
   unsigned type_bits(Value& value) {
-    switch (value.kind) {
-      case '{':
-        return kObjectBit;
-      case '[':
-        return kArrayBit;
-      case '"':
-        return kStringBit;
-      case 't':
-      case 'f':
-        return kBooleanBit;
-      case 'n':
-        return kNullBit;
-      default:
-        return number(value).is_integer() ? (kNumberBit | kIntegerBit) : kNumberBit;
-    }
+    return type_bits_of(value.kind, [&] { return number(value).is_integer(); });
   }
 
   const JsonNumber& number(Value& value) {
@@ -728,9 +747,7 @@ class Evaluator {
 
   bool bound(const Step& step, Value& value) {
     if (!value.is_number()) return true;
-    const double d = number(value).as_double();
-    if (step.kind == StepKind::kMaximum) return step.exclusive ? d < step.limit : d <= step.limit;
-    return step.exclusive ? d > step.limit : d >= step.limit;
+    return number_within(step, number(value).as_double());
   }
 
   // The walker's equality (explainer.cpp): numbers compare as doubles when either is a double,
@@ -1233,8 +1250,8 @@ bool scalar_steps_only(const Node& node) {
   });
 }
 
-// One member's value, from `pos` to `end`, against scalar steps (scalar_steps_only()): each step
-// the same test as in Evaluator::apply().
+// One member's value, from `pos` to `end`, against scalar steps (scalar_steps_only()), with the
+// rules Evaluator::apply() uses.
 bool check_scalar(const Node& node, std::string_view text, std::size_t pos, std::size_t end,
                   bool escaped) {
   const char kind = text[pos];
@@ -1251,51 +1268,24 @@ bool check_scalar(const Node& node, std::string_view text, std::size_t pos, std:
   };
   for (const Step& step : node.steps) {
     switch (step.kind) {
-      case StepKind::kType: {
-        if ((step.types & kAnyBit) != 0) break;
-        unsigned bits = 0;
-        switch (kind) {
-          case '{':
-            bits = kObjectBit;
-            break;
-          case '[':
-            bits = kArrayBit;
-            break;
-          case '"':
-            bits = kStringBit;
-            break;
-          case 't':
-          case 'f':
-            bits = kBooleanBit;
-            break;
-          case 'n':
-            bits = kNullBit;
-            break;
-          default:
-            bits = read().is_integer() ? (kNumberBit | kIntegerBit) : kNumberBit;
-        }
-        if ((step.types & bits) == 0) return false;
-        break;
-      }
-      case StepKind::kMinLength:
-      case StepKind::kMaxLength: {
-        if (kind != '"') break;
-        const std::size_t length = string_code_points(text.substr(pos + 1, end - pos - 2), escaped);
-        if (step.kind == StepKind::kMinLength ? length < step.count : length > step.count) {
+      case StepKind::kType:
+        if ((step.types & kAnyBit) == 0 &&
+            (step.types & type_bits_of(kind, [&] { return read().is_integer(); })) == 0) {
           return false;
         }
         break;
-      }
-      case StepKind::kMinimum:
-      case StepKind::kMaximum: {
-        if (!is_number) break;
-        const double d = read().as_double();
-        const bool within = step.kind == StepKind::kMaximum
-                                ? (step.exclusive ? d < step.limit : d <= step.limit)
-                                : (step.exclusive ? d > step.limit : d >= step.limit);
-        if (!within) return false;
+      case StepKind::kMinLength:
+      case StepKind::kMaxLength:
+        if (kind == '"' &&
+            !length_within(step,
+                           string_code_points(text.substr(pos + 1, end - pos - 2), escaped))) {
+          return false;
+        }
         break;
-      }
+      case StepKind::kMinimum:
+      case StepKind::kMaximum:
+        if (is_number && !number_within(step, read().as_double())) return false;
+        break;
       default:
         return false;  // not reached: the plan admits the kinds above only
     }
@@ -1307,10 +1297,12 @@ std::optional<FlatPlan> make_flat_plan(const TextProgramData& data) {
   const Node& root = data.nodes.front();
   if (root.always_invalid) return std::nullopt;
   FlatPlan plan;
+  const Step* type = nullptr;
   const Step* properties = nullptr;
   const Step* required = nullptr;
   for (const Step& step : root.steps) {
-    if (step.kind == StepKind::kType && plan.types == kAnyBit) {
+    if (step.kind == StepKind::kType && type == nullptr) {
+      type = &step;
       plan.types = step.types;
     } else if (step.kind == StepKind::kProperties && properties == nullptr) {
       properties = &step;
@@ -1327,10 +1319,6 @@ std::optional<FlatPlan> make_flat_plan(const TextProgramData& data) {
   }
   for (const auto& [name, child] : properties->properties) {
     if (!scalar_steps_only(data.nodes[static_cast<std::size_t>(child)])) return std::nullopt;
-    // A name declared twice: the general steps decide.
-    for (const auto& [other, unused] : plan.properties) {
-      if (other == name) return std::nullopt;
-    }
     plan.properties.emplace_back(name, child);
   }
   if (properties->additional != kNone) {
