@@ -102,8 +102,8 @@ class Executor {
   // call_async() with the input as JSON text: checked against the input schema without a DOM
   // where the schema allows, and handed to the skill as it is. Text that is not JSON ends the
   // call with kInvalidArgument.
-  // `found`, when the caller has looked the skill up already, saves a second lookup; it must be
-  // the skill registry().find(skill) returns.
+  // `found`, when the caller has looked the skill up already (registry().find(skill)), saves a
+  // second lookup; it must be that name's skill.
   void call_async_text(std::string_view skill, std::string input_text, CallOptions options,
                        std::function<void(Outcome&&)> done,
                        std::shared_ptr<const Skill> found = nullptr);

@@ -17,7 +17,6 @@
 #include <optional>
 #include <set>
 #include <tuple>
-#include <unordered_map>
 
 #include "mcp/detail/call_scan.hpp"
 #include "mcp/detail/catalog.hpp"
@@ -179,15 +178,6 @@ struct Server::Impl {
   Catalog catalog;
   std::vector<json> tools;              // every tool descriptor, in list order
   std::vector<std::string> tool_pages;  // pre-serialized tools/list results
-  // The skills tools/list offers, by name, fixed when the server is built as that list is: a
-  // call resolves against what the client was shown, and looking up needs no lock (the
-  // registry's find() takes one, on every call).
-  struct NameHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
-  };
-  std::unordered_map<std::string, std::shared_ptr<const Skill>, NameHash, std::equal_to<>>
-      skills_by_name;
   std::string initialize_capabilities;
   std::mutex sessions_mutex;
   std::vector<std::weak_ptr<Session>> sessions;
@@ -342,10 +332,7 @@ std::optional<size_t> parse_cursor(const json& params, size_t size) {
 }  // namespace
 
 void Server::Impl::build_tools() {
-  for (const auto& skill : executor.registry().all()) {
-    tools.push_back(tool_descriptor(*skill));
-    skills_by_name.emplace(skill->name, skill);
-  }
+  for (const auto& skill : executor.registry().all()) tools.push_back(tool_descriptor(*skill));
   for (const auto& fixture : catalog.fixture_tools()) tools.push_back(fixture.descriptor);
   const size_t page = std::max<size_t>(1, options.page_size);
   for (size_t offset = 0; offset < tools.size() || offset == 0; offset += page) {
@@ -882,8 +869,8 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     run_fixture(*s, *fixture, id_text, call.token, reply);
     return;
   }
-  const auto found = skills_by_name.find(name);
-  if (found == skills_by_name.end()) {
+  auto skill = executor.registry().find(name);
+  if (!skill) {
     std::string message = "Invalid params: unknown tool '" + std::string(name) + "'";
     const auto near = executor.registry().suggest(name);
     if (!near.empty()) {
@@ -896,7 +883,6 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     reply(error_message(id_text, kInvalidParams, message), true);
     return;
   }
-  std::shared_ptr<const Skill> skill = found->second;
   auto pending = std::make_shared<PendingCall>();
   exec::CallOptions call_options;
   call_options.timeout = call.timeout;
