@@ -41,15 +41,11 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
 
-run() {  # label, then mcp_load arguments (optionally after a taskset prefix)
+pin_client=()  # set below for the pinned runs: what the load client runs under
+run() {  # label, then mcp_load arguments
   local label=$1
   shift
-  local prefix=()
-  if [[ $1 == taskset ]]; then
-    prefix=("$1" "$2" "$3")
-    shift 3
-  fi
-  printf '%-34s %s\n' "$label" "$("${prefix[@]}" "$load" "$@" 2>/dev/null)"
+  printf '%-34s %s\n' "$label" "$("${pin_client[@]}" "$load" "$@" 2>/dev/null)"
 }
 run_http() {  # label, server pid, then mcp_load arguments (the server's CPU is read from /proc)
   local label=$1 pid=$2
@@ -78,12 +74,12 @@ done
 if command -v taskset >/dev/null && (( $(nproc) >= 2 )); then
   pin_client=(taskset -c 0)
   pin_server=(taskset -c 1)
-  run "stdio floor x16 pinned" "${pin_client[@]}" stdio "$calls" 16 echo '{}' -- \
-    "${pin_server[@]}" "$null"
-  run "stdio skillrt x16 pinned" "${pin_client[@]}" stdio "$calls" 16 fixture-echo \
-    '{"text":"hello"}' -- "${pin_server[@]}" "${server[@]}"
-  run "stdio skillrt raw x16 pinned" "${pin_client[@]}" stdio "$calls" 16 fixture-echo-raw \
-    '{"text":"hello"}' -- "${pin_server[@]}" "${server[@]}"
+  run "stdio floor x16 pinned" stdio "$calls" 16 echo '{}' -- "${pin_server[@]}" "$null"
+  run "stdio skillrt x16 pinned" stdio "$calls" 16 fixture-echo '{"text":"hello"}' -- \
+    "${pin_server[@]}" "${server[@]}"
+  run "stdio skillrt raw x16 pinned" stdio "$calls" 16 fixture-echo-raw '{"text":"hello"}' -- \
+    "${pin_server[@]}" "${server[@]}"
+  pin_client=()
 fi
 
 port_base=$(( 20000 + RANDOM % 20000 ))

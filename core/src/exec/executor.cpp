@@ -425,18 +425,15 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
 
 void Executor::call_async(std::string_view name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome&&)> done) {
-  std::string no_text;
-  start_async(name, nullptr, std::move(input), std::move(no_text), std::move(options),
-              std::move(done));
+  start_async(name, nullptr, std::move(input), std::string(), std::move(options), std::move(done));
 }
 
 void Executor::call_async_text(std::string_view name, std::string input_text, CallOptions options,
                                std::function<void(Outcome&&)> done,
                                std::shared_ptr<const Skill> found) {
   if (input_text.empty()) input_text = "{}";
-  nlohmann::json no_value;
-  start_async(name, std::move(found), std::move(no_value), std::move(input_text),
-              std::move(options), std::move(done));
+  start_async(name, std::move(found), nlohmann::json(), std::move(input_text), std::move(options),
+              std::move(done));
 }
 
 void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&& skill,
