@@ -26,13 +26,19 @@ TEST_CASE("append_quoted escapes as nlohmann's dump does", "[mcp][jsonrpc]") {
   CHECK(quote_it(R"({"text":"hello"})") == json(R"({"text":"hello"})").dump());
   CHECK(quote_it("a\\b\"c\b\f\n\r\t\x01\x1f\x7f") == json("a\\b\"c\b\f\n\r\t\x01\x1f\x7f").dump());
   CHECK(quote_it("caf\xc3\xa9 \xe2\x82\xac") == json("caf\xc3\xa9 \xe2\x82\xac").dump());
-  // An escape at every offset, with plain runs before and after it.
-  for (std::size_t at = 0; at < 20; ++at) {
-    for (const char special : {'"', '\\', '\n', '\x02'}) {
-      std::string text(20, 'a');
-      text[at] = special;
-      INFO("offset " << at << " byte " << static_cast<int>(special));
-      CHECK(quote_it(text) == json(text).dump());
+  // An escape at every offset of texts of every length up to 40 (the copy goes 16 bytes at a
+  // time, then byte by byte), with plain runs before and after it; UTF-8 and DEL pass as they are.
+  for (std::size_t length = 1; length <= 40; ++length) {
+    for (std::size_t at = 0; at < length; ++at) {
+      for (const char special : {'"', '\\', '\n', '\x02', '\x1f', '\x7f', '\x20'}) {
+        std::string text(length, 'a');
+        text[at] = special;
+        INFO("length " << length << " offset " << at << " byte " << static_cast<int>(special));
+        CHECK(quote_it(text) == json(text).dump());
+        // Two escapes in one block, and a multi-byte character after the first.
+        text.insert(at, "\xc3\xa9\"");
+        CHECK(quote_it(text) == json(text).dump());
+      }
     }
   }
 }
