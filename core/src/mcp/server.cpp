@@ -40,6 +40,8 @@ constexpr size_t kMaxCompletionValues = 100;
 constexpr size_t kMaxReportScan = 1000;
 // Cancellations remembered per session for requests not seen yet.
 constexpr size_t kMaxEarlyCancels = 1024;
+// The largest answer buffer a thread keeps for its next answer.
+constexpr size_t kMaxSpareAnswer = 64 * 1024;
 // Map nodes a session keeps for reuse: about what a busy client keeps in flight.
 constexpr size_t kSpareNodes = 64;
 // tools/call's per-call deadline: "_meta": {"skillrt/timeoutMs": N}, at most a day.
@@ -278,13 +280,15 @@ std::string failure_text(const std::string& tool, const exec::Outcome& out) {
 }
 
 // The whole response to a tools/call, built in one string: the result is most of it.
-std::string tool_result_message(std::string_view id_text, const std::string& tool,
-                                const exec::Outcome& out) {
+// Appends the answer to a finished call to `message`.
+void append_tool_result(std::string& message, std::string_view id_text, const std::string& tool,
+                        const exec::Outcome& out) {
   if (!out.ok()) {
     const json result = {
         {"content", json::array({{{"type", "text"}, {"text", failure_text(tool, out)}}})},
         {"isError", true}};
-    return result_message(id_text, dump(result));
+    message += result_message(id_text, dump(result));
+    return;
   }
   // The skill's own text, checked against the output schema already, is used as it is instead
   // of being serialized again. Valid JSON holds line breaks only as whitespace, so they can turn
@@ -304,8 +308,7 @@ std::string tool_result_message(std::string_view id_text, const std::string& too
   const bool object = first != std::string::npos && text[first] == '{';
   // Pieces as views: appending a char pointer measures it (strlen) every time.
   using namespace std::string_view_literals;
-  std::string message;
-  message.reserve(id_text.size() + 3 * text.size() + 120);
+  message.reserve(message.size() + id_text.size() + 3 * text.size() + 120);
   message += R"({"jsonrpc":"2.0","id":)"sv;
   message += id_text;
   message += R"(,"result":{"content":[{"type":"text","text":)"sv;
@@ -316,7 +319,6 @@ std::string tool_result_message(std::string_view id_text, const std::string& too
     message += text;
   }
   message += R"(,"isError":false}})"sv;
-  return message;
 }
 
 std::optional<size_t> parse_cursor(const json& params, size_t size) {
@@ -960,9 +962,14 @@ void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
   const std::shared_ptr<Session> s = std::move(session);
   const bool drop = entry->second.cancelled_by_client.load();
   if (!drop && out.ok()) impl->note_reports(*s, out);
+  // The answer is built in this thread's buffer of the last one, unless the transport took that
+  // over: one allocation less per call where the transport copies answers out (stdio).
+  thread_local std::string spare;
+  std::string message = std::move(spare);
+  message.clear();
   // No response for a request the client cancelled. The entry's key is the request id; only
   // this call erases it, so it can be read without the lock.
-  std::string message = drop ? std::string() : tool_result_message(entry->first, out.skill, out);
+  if (!drop) append_tool_result(message, entry->first, out.skill, out);
   {
     // Under the stream's lock, so no progress notification follows the response.
     std::unique_lock<std::mutex> streaming;
@@ -971,6 +978,11 @@ void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
       stream->finished = true;
     }
     reply(std::move(message), true);
+  }
+  // Reply takes an rvalue reference: `message` is whatever the transport left of it, empty if it
+  // took it over. A buffer grown for a large answer is not kept.
+  if (message.capacity() <= kMaxSpareAnswer) {
+    spare = std::move(message);  // NOLINT(bugprone-use-after-move)
   }
   exec::CancelFlag last;  // released after the lock: it may hold this record's last reference
   std::lock_guard lock(s->mutex);

@@ -38,7 +38,9 @@ struct ServerOptions {
 // notifications (last == false) and then the final message (last == true). An empty final
 // message means there is nothing more to send (a notification, a response from the client, or
 // a request the client cancelled). May be called from any thread, after handle() returned.
-using Reply = std::function<void(std::string message, bool last)>;
+// The message comes as an rvalue: a transport may take it over, or only copy it out and leave
+// it, so that the server reuses its buffer for the next answer on that thread.
+using Reply = std::function<void(std::string&& message, bool last)>;
 
 // Given by a transport that can lend its thread to the calls a message starts (stdio): the
 // server may then run a quick call on that thread, and calls this, from another thread, if the

@@ -341,7 +341,7 @@ int serve_stdio_fds(mcp::Server& server, int in_fd, int out_fd, const StdioOptio
   // A bare pointer keeps the function small enough to be copied without allocating (every call
   // copies it); the writer outlives every reply: the session's notifier owns it too, and no call
   // replies after wait_idle() below.
-  mcp::Reply reply = [w = writer.get()](std::string message, bool) {
+  mcp::Reply reply = [w = writer.get()](std::string&& message, bool) {
     if (!message.empty()) w->write_line(message);
   };
   LineReader reader(server, session, std::move(reply), writer, in_fd, options);
