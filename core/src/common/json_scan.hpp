@@ -6,12 +6,17 @@
 // that overflow a double). Everything else here assumes text that passed it.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace skillrt::json_scan {
 
@@ -26,9 +31,36 @@ std::size_t well_formed_root(std::string_view text);
 // not looked at: this checks a value inside a larger text while walking it.
 std::size_t well_formed_value(std::string_view text, std::size_t pos);
 
+namespace detail {
+std::size_t well_formed_string_slow(std::string_view text, std::size_t pos, bool& escaped);
+}  // namespace detail
+
 // well_formed_value() for a string at `pos` (its opening quote), which also tells whether it
 // holds a backslash (`escaped`), so a caller that wants only plain strings needs no second look.
-std::size_t well_formed_string(std::string_view text, std::size_t pos, bool& escaped);
+inline std::size_t well_formed_string(std::string_view text, std::size_t pos, bool& escaped) {
+#if defined(__SSE2__)
+  // Inline for the usual string, one of under 16 plain ASCII bytes with more text after it (a
+  // member name, a short value): a tools/call request has a dozen, and the calls alone cost a
+  // quarter of their scanning.
+  if (pos + 17 <= text.size() && text[pos] == '"') {
+    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos + 1));
+    const __m128i hits = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                     _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
+        // Signed: bytes of 0x80 and up are negative and marked with the controls.
+        _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
+    if (mask != 0) {
+      const std::size_t at = pos + 1 + static_cast<std::size_t>(std::countr_zero(mask));
+      if (text[at] == '"') {
+        escaped = false;
+        return at + 1;
+      }
+    }
+  }
+#endif
+  return detail::well_formed_string_slow(text, pos, escaped);
+}
 
 inline bool is_json_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
