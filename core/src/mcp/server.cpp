@@ -80,17 +80,6 @@ struct ToolCall {
   std::optional<std::chrono::milliseconds> timeout;
 };
 
-// Whether a result text may hold a string starting with '/' (written plainly or escaped), that
-// is, may name a report file.
-bool may_name_path(std::string_view text) {
-  // One plain loop: JSON has a quote every few bytes, so a memchr call per quote cost more than
-  // looking at the bytes.
-  for (size_t i = 0; i + 1 < text.size(); ++i) {
-    if (text[i] == '"' && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
-  }
-  return false;
-}
-
 // Serializes a call's notifications and its final answer, so that no progress notification
 // follows the response (a skill past its deadline may still report progress).
 struct CallStream {

@@ -11,6 +11,7 @@ namespace {
 
 using nlohmann::json;
 using skillrt::mcp::detail::append_quoted;
+using skillrt::mcp::detail::may_name_path;
 
 std::string quote_it(std::string_view text) {
   std::string out = "x";  // appends, so what was there stays
@@ -54,5 +55,37 @@ TEST_CASE("append_quoted matches dump on random ASCII text", "[mcp][jsonrpc]") {
       c = static_cast<char>(byte(rng) % 4 == 0 ? byte(rng) : 'a' + byte(rng) % 26);
     INFO(json(text).dump());
     REQUIRE(quote_it(text) == json(text).dump());
+  }
+}
+
+// may_name_path() looks at 16 bytes at a time: a quote followed by '/' or a backslash must be
+// found at every offset of texts of every length, including across two blocks.
+TEST_CASE("may_name_path finds a quote before a slash or backslash anywhere", "[mcp][jsonrpc]") {
+  const auto plain = [](std::string_view text) {
+    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+      if (text[i] == '"' && (text[i + 1] == '/' || text[i + 1] == '\\')) return true;
+    }
+    return false;
+  };
+  for (std::size_t length = 0; length <= 50; ++length) {
+    std::string base(length, 'a');
+    CHECK_FALSE(may_name_path(base));
+    for (std::size_t at = 0; at + 1 < length; ++at) {
+      for (const std::string_view pair : {"\"/", "\"\\", "\"a", "/\"", "a/"}) {
+        std::string text = base;
+        text.replace(at, 2, pair);
+        INFO("length " << length << " at " << at << " pair " << pair);
+        CHECK(may_name_path(text) == plain(text));
+      }
+    }
+  }
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> pick(0, 5);
+  std::uniform_int_distribution<std::size_t> length(0, 90);
+  for (int i = 0; i < 5000; ++i) {
+    std::string text(length(rng), ' ');
+    for (char& c : text) c = "\"/\\ab"[pick(rng) % 5];
+    INFO(text);
+    REQUIRE(may_name_path(text) == plain(text));
   }
 }

@@ -137,6 +137,36 @@ void append_quoted(std::string& out, std::string_view text) {
   });
 }
 
+bool may_name_path(std::string_view text) {
+  const char* const in = text.data();
+  const size_t n = text.size();
+  size_t i = 0;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time, each byte paired with the next by a shift within the block (so the
+  // last of a block pairs with nothing and the next block starts there): a result is searched
+  // once per call.
+  if (n >= 16) {
+    const auto pairs = [in](size_t at) {
+      const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + at));
+      const __m128i next = _mm_srli_si128(block, 1);
+      const __m128i quote = _mm_cmpeq_epi8(block, _mm_set1_epi8('"'));
+      const __m128i start = _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('/')),
+                                         _mm_cmpeq_epi8(next, _mm_set1_epi8('\\')));
+      return _mm_movemask_epi8(_mm_and_si128(quote, start)) != 0;
+    };
+    for (; i + 16 <= n; i += 15) {
+      if (pairs(i)) return true;
+    }
+    // The pairs left, in the text's last 16 bytes.
+    return i + 1 < n && pairs(n - 16);
+  }
+#endif
+  for (; i + 1 < n; ++i) {
+    if (in[i] == '"' && (in[i + 1] == '/' || in[i + 1] == '\\')) return true;
+  }
+  return false;
+}
+
 std::string result_message(std::string_view id_text, std::string_view result_text) {
   std::string out;
   out.reserve(id_text.size() + result_text.size() + 40);

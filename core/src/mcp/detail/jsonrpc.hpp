@@ -22,6 +22,10 @@ std::string dump(const nlohmann::json& value);
 // Appends `text` (valid UTF-8) as a JSON string, escaped as dump() escapes it.
 void append_quoted(std::string& out, std::string_view text);
 
+// Whether JSON text may hold a string starting with '/' (written plainly or escaped), that is,
+// may name a report file: a quote followed by '/' or a backslash somewhere in it.
+bool may_name_path(std::string_view text);
+
 // `id_text` is the id already serialized ("1", "\"abc\"", or "null").
 std::string result_message(std::string_view id_text, std::string_view result_text);
 std::string error_message(std::string_view id_text, int code, std::string_view message,
