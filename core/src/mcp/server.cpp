@@ -218,6 +218,8 @@ struct Server::Impl {
     // The executor's completion: answers unless the client cancelled, then lets the entry go.
     void finish(exec::Outcome&& out);
   };
+  // Keeps `record` in `spare` for the thread's next call when nothing else holds it.
+  static void keep_record(std::shared_ptr<PendingCall>& spare, std::shared_ptr<PendingCall> record);
 };
 
 namespace {
@@ -874,7 +876,15 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     reply(error_message(id_text, kInvalidParams, message), true);
     return;
   }
-  auto pending = std::make_shared<PendingCall>();
+  // This thread's record of its last call when nothing holds it any more (a quick call on the
+  // reading thread is over before start_call() returns): no allocation for the next one.
+  thread_local std::shared_ptr<PendingCall> spare_record;
+  std::shared_ptr<PendingCall> pending = std::move(spare_record);
+  if (pending) {
+    pending->cancel.store(false, std::memory_order_relaxed);
+  } else {
+    pending = std::make_shared<PendingCall>();
+  }
   exec::CallOptions call_options;
   call_options.timeout = call.timeout;
   call_options.cancel = exec::CancelFlag(pending, &pending->cancel);
@@ -943,6 +953,22 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
   } else {
     executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));
   }
+  keep_record(spare_record, std::move(pending));
+}
+
+void Server::Impl::keep_record(std::shared_ptr<PendingCall>& spare,
+                               std::shared_ptr<PendingCall> record) {
+  // Another holder (the call still running on the pool, its cancel flag in the entry or the
+  // call handle) may still use it.
+  if (record.use_count() != 1) return;
+  // Pairs with the release of the other holders' last decrement: their work on it is visible.
+  std::atomic_thread_fence(std::memory_order_acquire);
+  // Kept without what would outlive the session: the transport's reply (it may hold a
+  // connection) and the progress stream; finish() let go of the session.
+  record->reply = nullptr;
+  record->stream.reset();
+  record->session.reset();
+  spare = std::move(record);
 }
 
 void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
