@@ -186,3 +186,45 @@ TEST_CASE("skill names", "[registry]") {
   CHECK_FALSE(skillrt::is_valid_skill_name("-op"));
   CHECK_FALSE(skillrt::is_valid_skill_name("op-"));
 }
+
+// find() remembers each thread's last hit; it must never answer from an older table or from
+// another registry.
+TEST_CASE("find() sees every change of the table and only its own registry", "[registry]") {
+  const auto skill = [](const std::string& name, const std::string& file) {
+    auto s = std::make_shared<skillrt::Skill>();
+    s->name = name;
+    s->plugin_file = file;
+    return std::shared_ptr<const skillrt::Skill>(std::move(s));
+  };
+  Registry first;
+  Registry second;
+  const auto one = skill("echo", "/one.so");
+  const auto two = skill("echo", "/two.so");
+  REQUIRE(first.add(one));
+  REQUIRE(second.add(two));
+  // Alternating registries with the same name: each answers with its own skill.
+  for (int i = 0; i < 3; ++i) {
+    CHECK(first.find("echo") == one);
+    CHECK(first.find("echo") == one);
+    CHECK(second.find("echo") == two);
+  }
+  CHECK(first.find("other") == nullptr);
+  // A second plugin with the same name takes the name out of the table: the remembered hit goes.
+  CHECK(first.find("echo") == one);
+  CHECK_FALSE(first.add(skill("echo", "/three.so")));
+  CHECK(first.find("echo") == nullptr);
+  CHECK(second.find("echo") == two);
+  // A skill gone from every table is not kept alive by a thread's memory of it.
+  std::weak_ptr<const skillrt::Skill> gone;
+  {
+    Registry third;
+    auto only = skill("solo", "/solo.so");
+    gone = only;
+    REQUIRE(third.add(std::move(only)));
+    CHECK(third.find("solo") != nullptr);
+  }
+  CHECK(gone.expired());
+  // A registry built where an old one was gets a fresh stamp.
+  Registry fourth;
+  CHECK(fourth.find("solo") == nullptr);
+}

@@ -12,8 +12,28 @@ bool is_valid_skill_name(std::string_view name) {
   });
 }
 
+namespace {
+
+std::atomic<uint64_t> next_stamp{1};
+
+uint64_t fresh_stamp() { return next_stamp.fetch_add(1, std::memory_order_relaxed); }
+
+// A thread's last hit: the skill (weakly: the cache must not keep it alive), its name and the
+// registry stamp it was found under.
+struct LastFound {
+  uint64_t stamp = 0;
+  std::string name;
+  std::weak_ptr<const Skill> skill;
+};
+
+}  // namespace
+
+Registry::Registry() : stamp_(fresh_stamp()) {}
+
 Result<void> Registry::add(std::shared_ptr<const Skill> skill) {
   std::lock_guard lock(mutex_);
+  // Whatever happens below changes the table (an insert, or a conflict that removes a skill).
+  stamp_.store(fresh_stamp(), std::memory_order_release);
   if (auto c = conflicted_.find(skill->name); c != conflicted_.end()) {
     return fail(Code::kAlreadyExists,
                 "skill '" + skill->name + "' from " + skill->plugin_file +
@@ -36,9 +56,25 @@ Result<void> Registry::add(std::shared_ptr<const Skill> skill) {
 }
 
 std::shared_ptr<const Skill> Registry::find(std::string_view name) const {
-  std::lock_guard lock(mutex_);
-  auto it = skills_.find(name);
-  return it == skills_.end() ? nullptr : it->second;
+  // A host calls the same skill over and over (an agent's session, a benchmark): the lock and the
+  // hash were most of a lookup. A stamp is never reused, by this registry or another, so a hit
+  // remembered under the current one is still in this table.
+  thread_local LastFound last;
+  const uint64_t stamp = stamp_.load(std::memory_order_acquire);
+  if (last.stamp == stamp && last.name == name) {
+    if (auto skill = last.skill.lock()) return skill;
+  }
+  std::shared_ptr<const Skill> found;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = skills_.find(name);
+    if (it == skills_.end()) return nullptr;
+    found = it->second;
+  }
+  last.stamp = stamp;
+  last.name = name;
+  last.skill = found;
+  return found;
 }
 
 std::vector<std::shared_ptr<const Skill>> Registry::all() const {

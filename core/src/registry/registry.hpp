@@ -3,6 +3,7 @@
 
 #include <skillrt/abi.h>
 
+#include <atomic>
 #include <boost/dll/shared_library.hpp>
 #include <cstdint>
 #include <map>
@@ -44,11 +45,14 @@ bool is_valid_skill_name(std::string_view name);
 
 class Registry {
  public:
+  Registry();
+
   // Adds a skill. A name taken by another plugin makes both unavailable (the outcome must not
   // depend on load order); the error names both files.
   Result<void> add(std::shared_ptr<const Skill> skill);
 
-  // nullptr when absent.
+  // nullptr when absent. Thread-safe; each thread remembers its last hit, so calling the same
+  // skill again takes no lock.
   std::shared_ptr<const Skill> find(std::string_view name) const;
   // All skills, sorted by name.
   std::vector<std::shared_ptr<const Skill>> all() const;
@@ -65,6 +69,9 @@ class Registry {
   };
 
   mutable std::mutex mutex_;
+  // Changes with every change of the table, to a value no registry has had before: a thread's
+  // remembered hit is good while the stamp it was found under is current.
+  std::atomic<uint64_t> stamp_;
   std::unordered_map<std::string, std::shared_ptr<const Skill>, NameHash, std::equal_to<>> skills_;
   std::map<std::string, std::string, std::less<>> conflicted_;  // name -> first file
 };
