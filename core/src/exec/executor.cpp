@@ -23,6 +23,20 @@ namespace {
 // for another pool thread could deadlock a small pool.
 thread_local bool tl_on_pool = false;
 
+// The largest result buffer a thread keeps for its next call.
+constexpr size_t kMaxSpareText = 64 * 1024;
+
+// Back to a new Outcome's state; the strings keep their buffers.
+void reset_outcome(Outcome& out) {
+  out.skill.clear();
+  out.code = Code::kOk;
+  out.result = nullptr;
+  out.message.clear();
+  out.violations.clear();
+  out.elapsed_ms = 0;
+  out.result_text.clear();
+}
+
 std::string join_violations(const std::vector<schema::Violation>& violations) {
   std::string out;
   for (const auto& v : violations) {
@@ -160,9 +174,8 @@ std::optional<Outcome> Executor::prepare(std::string_view name, const Input& inp
   return std::nullopt;
 }
 
-Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
-                            skillrt_call& call, bool result_text_only) const {
-  Outcome out;
+void Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
+                         skillrt_call& call, bool result_text_only, Outcome& out) const {
   out.skill = skill->name;
   std::string dumped;
   std::string_view text = input.text;
@@ -194,18 +207,19 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Inp
                   " failed: " +
                   (call.error_message.empty() ? code_name(out.code) + " with no message"
                                               : call.error_message);
-    return out;
+    return;
   }
   if (!call.has_result) {
     out.code = Code::kInternal;
     out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin +
                   "' returned success without a result: a plugin bug, report it to its authors";
-    return out;
+    return;
   }
   if (result_text_only &&
       skill->output_schema->check_text(call.result) == schema::TextVerdict::kValid) {
-    out.result_text = std::move(call.result);
-    return out;
+    // Swapped, not moved: the handle keeps a buffer for the next result written into it.
+    out.result_text.swap(call.result);
+    return;
   }
   try {
     out.result = nlohmann::json::parse(call.result);
@@ -213,7 +227,7 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Inp
     out.code = Code::kInternal;
     out.message = "skill '" + skill->name + "' of plugin '" + skill->plugin +
                   "' returned invalid JSON (" + e.what() + "): a plugin bug, report it";
-    return out;
+    return;
   }
   auto violations = skill->output_schema->validate(out.result);
   if (!violations.empty()) {
@@ -225,10 +239,9 @@ Outcome Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Inp
     out.violations = std::move(violations);
     out.result = nullptr;
     spdlog::error("{}", out.message);
-    return out;
+    return;
   }
-  out.result_text = std::move(call.result);
-  return out;
+  out.result_text.swap(call.result);
 }
 
 Clock::time_point Executor::deadline_for(const Skill& skill, const CallOptions& options,
@@ -267,7 +280,8 @@ Outcome Executor::call_inline(std::string_view name, const nlohmann::json& input
   const auto deadline = deadline_for(*skill, options, start);
   skillrt_call call;
   fill_call(call, skill, CallOptions(options), deadline);
-  Outcome out = run_skill(skill, in, call, options.result_text_only);
+  Outcome out;
+  run_skill(skill, in, call, options.result_text_only, out);
   if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled,
                   nullptr,     "call to skill '" + skill->name + "' was cancelled",
@@ -497,7 +511,26 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
       state->arm_locked(AsyncState::Phase::kBudget, std::min(deadline, state->budget_end));
     }
   }
-  Outcome out = run_skill(skill, input, call, result_text_only);
+  // This thread's outcome of its last call, emptied: its strings keep their buffers, so a quick
+  // call allocates neither its skill name nor (through the swap in run_skill) its result. Used in
+  // place, not moved in and out (each move of an Outcome cost about a hundred instructions); a
+  // call nested in the completion on this thread gets an outcome of its own.
+  thread_local Outcome spare;
+  thread_local bool spare_in_use = false;
+  std::optional<Outcome> own;
+  const bool use_spare = !spare_in_use;
+  Outcome& out = use_spare ? spare : own.emplace();
+  struct Release {
+    bool held;
+    ~Release() {
+      if (held) spare_in_use = false;
+    }
+  } release_spare{use_spare};
+  if (use_spare) {
+    spare_in_use = true;
+    reset_outcome(out);
+  }
+  run_skill(skill, input, call, result_text_only, out);
   const auto end = Clock::now();
   if (call.cancel->load()) {
     out = Outcome{skill->name, Code::kCancelled,
@@ -518,6 +551,11 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
     impl_->mark_slow(skill.get(), false);
   }
   state->complete(std::move(out), end);
+  // complete() takes it by reference (the completion may still move it out). A buffer grown for
+  // a large result is not kept.
+  if (use_spare && out.result_text.capacity() > kMaxSpareText) {
+    out.result_text = std::string();  // NOLINT(bugprone-use-after-move)
+  }
 }
 
 }  // namespace skillrt::exec

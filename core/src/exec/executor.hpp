@@ -148,8 +148,10 @@ class Executor {
   std::optional<Outcome> prepare(std::string_view name, const Input& input,
                                  const CallOptions& options,
                                  std::shared_ptr<const Skill>& skill) const;
-  Outcome run_skill(const std::shared_ptr<const Skill>& skill, const Input& input,
-                    skillrt_call& call, bool result_text_only) const;
+  // Fills `out`, which must be as a new Outcome is, except that its strings may hold capacity
+  // from an earlier call: the result text trades buffers with the call handle's.
+  void run_skill(const std::shared_ptr<const Skill>& skill, const Input& input, skillrt_call& call,
+                 bool result_text_only, Outcome& out) const;
   // The call's deadline counted from `now`, its start.
   std::chrono::steady_clock::time_point deadline_for(
       const Skill& skill, const CallOptions& options,

@@ -16,7 +16,12 @@ std::string to_string(skillrt_str s) {
 int32_t write_result(skillrt_call* call, skillrt_str json) {
   if (call == nullptr) return SKILLRT_INVALID_ARGUMENT;
   std::lock_guard lock(call->mutex);
-  call->result = to_string(json);
+  // Into the handle's own buffer, which it keeps from call to call (see Executor::run_skill).
+  if (json.ptr == nullptr) {
+    call->result.clear();
+  } else {
+    call->result.assign(json.ptr, json.len);
+  }
   call->has_result = true;
   return SKILLRT_OK;
 }
