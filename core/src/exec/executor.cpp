@@ -520,12 +520,12 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
   std::optional<Outcome> own;
   const bool use_spare = !spare_in_use;
   Outcome& out = use_spare ? spare : own.emplace();
-  struct Release {
+  struct SpareGuard {
     bool held;
-    ~Release() {
+    ~SpareGuard() {
       if (held) spare_in_use = false;
     }
-  } release_spare{use_spare};
+  } guard{use_spare};
   if (use_spare) {
     spare_in_use = true;
     reset_outcome(out);

@@ -205,7 +205,8 @@ struct Server::Impl {
   // One tools/call from its start to its answer: the cancel flag the skill polls, what the
   // answer needs, and the call's entry among the session's calls in flight. The entry owns it
   // (through the cancel flag, which points into it), and so does the executor's call; finish()
-  // erases the entry last. One allocation per call, and the executor's completion function
+  // erases the entry last. At most one allocation per call (none when the reading thread's
+  // last record is free again, see keep_record()), and the executor's completion function
   // carries only a pointer to it.
   struct PendingCall {
     std::atomic<bool> cancel{false};
@@ -270,8 +271,8 @@ std::string failure_text(const std::string& tool, const exec::Outcome& out) {
   }
 }
 
-// The whole response to a tools/call, built in one string: the result is most of it.
-// Appends the answer to a finished call to `message`.
+// Appends the whole response to a tools/call to `message`, in one string: the result is most
+// of it.
 void append_tool_result(std::string& message, std::string_view id_text, const std::string& tool,
                         const exec::Outcome& out) {
   if (!out.ok()) {
