@@ -13,9 +13,16 @@ using nlohmann::json;
 using skillrt::mcp::detail::append_quoted;
 using skillrt::mcp::detail::may_name_path;
 
+// Both ways append_quoted() writes: sized first (a string without room to spare) and in one
+// pass (room for the longest escape of every byte); they must agree.
 std::string quote_it(std::string_view text) {
   std::string out = "x";  // appends, so what was there stays
   append_quoted(out, text);
+  std::string roomy = "x";
+  roomy.reserve(6 * text.size() + 8);
+  append_quoted(roomy, text);
+  CHECK(roomy == out);
+  CHECK(roomy.size() == out.size());
   return out.substr(1);
 }
 

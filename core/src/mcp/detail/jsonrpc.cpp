@@ -79,30 +79,11 @@ unsigned escape_marks(const char* p) {
 void append_quoted(std::string& out, std::string_view text) {
   const char* const in = text.data();
   const size_t n = text.size();
-  // Sized exactly first, then written through a pointer: appending escape by escape cost more
-  // than the rest of a small answer. Where SSE2 is there, both passes go 16 bytes at a time and
-  // look at single bytes only where one needs an escape, so a large result (a report) is no longer
-  // copied byte by byte. The last few bytes still go one at a time.
-  size_t size = n + 2;
-  size_t i = 0;
-#if defined(__SSE2__)
-  for (; i + 16 <= n; i += 16) {
-    for (unsigned m = escape_marks(in + i); m != 0; m &= m - 1) {
-      size += kEscapeExtra[static_cast<unsigned char>(in[i + std::countr_zero(m)])];
-    }
-  }
-  if (i < n && n >= 16) {
-    // The last 16 bytes, those already counted shifted out.
-    const size_t base = n - 16;
-    for (unsigned m = escape_marks(in + base) >> (i - base); m != 0; m &= m - 1) {
-      size += kEscapeExtra[static_cast<unsigned char>(in[i + std::countr_zero(m)])];
-    }
-    i = n;
-  }
-#endif
-  for (; i < n; ++i) size += kEscapeExtra[static_cast<unsigned char>(in[i])];
   const size_t start = out.size();
-  out.resize_and_overwrite(start + size, [&](char* buffer, size_t) {
+  // Writes the quoted text from buffer + start; returns where it ends. Where SSE2 is there it
+  // goes 16 bytes at a time and looks at single bytes only where one needs an escape, so a large
+  // result (a report) is not copied byte by byte. The last few bytes still go one at a time.
+  const auto write = [in, n, start](char* buffer) {
     char* p = buffer + start;
     *p++ = '"';
     size_t j = 0;
@@ -133,8 +114,35 @@ void append_quoted(std::string& out, std::string_view text) {
       }
     }
     *p++ = '"';
-    return start + size;
-  });
+    return static_cast<size_t>(p - buffer);
+  };
+  // Where the string has room for the longest the text can become (every byte a \u00XX), it is
+  // written in one pass (a small result: the answer is reserved generously).
+  if (out.capacity() - start >= 6 * n + 2) {
+    out.resize_and_overwrite(start + 6 * n + 2, [&](char* buffer, size_t) { return write(buffer); });
+    return;
+  }
+  // Otherwise sized exactly first, so the string grows once: appending escape by escape cost
+  // more than the rest of a small answer.
+  size_t size = n + 2;
+  size_t i = 0;
+#if defined(__SSE2__)
+  for (; i + 16 <= n; i += 16) {
+    for (unsigned m = escape_marks(in + i); m != 0; m &= m - 1) {
+      size += kEscapeExtra[static_cast<unsigned char>(in[i + std::countr_zero(m)])];
+    }
+  }
+  if (i < n && n >= 16) {
+    // The last 16 bytes, those already counted shifted out.
+    const size_t base = n - 16;
+    for (unsigned m = escape_marks(in + base) >> (i - base); m != 0; m &= m - 1) {
+      size += kEscapeExtra[static_cast<unsigned char>(in[i + std::countr_zero(m)])];
+    }
+    i = n;
+  }
+#endif
+  for (; i < n; ++i) size += kEscapeExtra[static_cast<unsigned char>(in[i])];
+  out.resize_and_overwrite(start + size, [&](char* buffer, size_t) { return write(buffer); });
 }
 
 bool may_name_path(std::string_view text) {
