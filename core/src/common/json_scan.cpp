@@ -327,8 +327,7 @@ std::size_t well_formed_value(std::string_view text, std::size_t pos) {
   }
 }
 
-std::size_t detail::well_formed_string_slow(std::string_view text, std::size_t pos,
-                                            bool& escaped) {
+std::size_t detail::well_formed_string_slow(std::string_view text, std::size_t pos, bool& escaped) {
   escaped = false;
   if (byte_at(text, pos) != '"') return kNoPosition;
   return check_string(text, pos + 1, escaped);

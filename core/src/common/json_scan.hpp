@@ -44,11 +44,11 @@ inline std::size_t well_formed_string(std::string_view text, std::size_t pos, bo
   // quarter of their scanning.
   if (pos + 17 <= text.size() && text[pos] == '"') {
     const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos + 1));
-    const __m128i hits = _mm_or_si128(
-        _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
-                     _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
-        // Signed: bytes of 0x80 and up are negative and marked with the controls.
-        _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+    const __m128i hits =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                                  _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
+                     // Signed: bytes of 0x80 and up are negative and marked with the controls.
+                     _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
     const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
     if (mask != 0) {
       const std::size_t at = pos + 1 + static_cast<std::size_t>(std::countr_zero(mask));

@@ -119,7 +119,8 @@ void append_quoted(std::string& out, std::string_view text) {
   // Where the string has room for the longest the text can become (every byte a \u00XX), it is
   // written in one pass (a small result: the answer is reserved generously).
   if (out.capacity() - start >= 6 * n + 2) {
-    out.resize_and_overwrite(start + 6 * n + 2, [&](char* buffer, size_t) { return write(buffer); });
+    out.resize_and_overwrite(start + 6 * n + 2,
+                             [&](char* buffer, size_t) { return write(buffer); });
     return;
   }
   // Otherwise sized exactly first, so the string grows once: appending escape by escape cost
