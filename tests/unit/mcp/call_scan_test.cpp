@@ -59,6 +59,20 @@ TEST_CASE("call scan: reads a plain tools/call request without a DOM") {
   CHECK(spaced->id == "\"x-1\"");
   CHECK(spaced->arguments.empty());
   CHECK(spaced->meta.empty());
+
+  // Integer ids, read without the general walk: every length that dump() writes back the same,
+  // the id last, first or followed by space.
+  for (const std::string id : {"0", "9", "10", "123456789012345678", "-5", "-123456789012345678"}) {
+    for (const std::string& text :
+         {R"({"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"},"id":)" + id + "}",
+          R"({"id":)" + id + R"( ,"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"}})"}) {
+      INFO(text);
+      const auto scanned = scan_tools_call(text);
+      REQUIRE(scanned);
+      CHECK(scanned->id == id);
+      expect_same_as_dom(text);
+    }
+  }
 }
 
 TEST_CASE("call scan: leaves every other shape to the general path") {
@@ -77,6 +91,12 @@ TEST_CASE("call scan: leaves every other shape to the general path") {
       R"({"jsonrpc":"2.0","id":"a\/b","method":"tools/call","params":{"name":"a"}})",
       R"({"jsonrpc":"2.0","id":null,"method":"tools/call","params":{"name":"a"}})",
       R"({"jsonrpc":"2.0","id":12345678901234567890,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","id":1234567890123456789,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","id":0123,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","id":00,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","id":12x,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","id":12E1,"method":"tools/call","params":{"name":"a"}})",
+      R"({"jsonrpc":"2.0","method":"tools/call","params":{"name":"a"},"id":12)",
       // escapes where a span cannot carry the decoded text; duplicates nlohmann resolves
       R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"\u0061"}})",
       R"({"jsonrpc":"2.0","id":1,"meth\u006fd":"tools/call","params":{"name":"a"}})",

@@ -27,6 +27,24 @@ bool canonical_id(std::string_view text, bool escaped) {
   return true;
 }
 
+// The end of the canonical integer at `pos` (1 to kMaxIdDigits digits, no leading zero, not
+// followed by anything that would make it another number); kNoPosition for anything else, which
+// the general walk judges.
+size_t plain_integer_end(std::string_view text, size_t pos) {
+  size_t end = pos;
+  while (end < text.size() && end - pos <= kMaxIdDigits && text[end] >= '0' && text[end] <= '9') {
+    ++end;
+  }
+  const size_t digits = end - pos;
+  if (digits == 0 || digits > kMaxIdDigits || (text[pos] == '0' && digits > 1)) {
+    return json_scan::kNoPosition;
+  }
+  if (end < text.size() && (text[end] == '.' || text[end] == 'e' || text[end] == 'E')) {
+    return json_scan::kNoPosition;
+  }
+  return end;
+}
+
 // The content of a string value that needed no unescaping; false for anything else.
 bool plain_string(std::string_view value, bool escaped, std::string_view& content) {
   if (value.size() < 2 || value.front() != '"' || escaped) return false;
@@ -119,6 +137,15 @@ std::optional<ToolsCallText> scan_tools_call(std::string_view text) {
       if (params) return json_scan::kNoPosition;
       params = true;
       return scan_params(text, start, out);
+    }
+    if (key == "id" && !id) {
+      // The usual id, a small integer, read in one go: digits with no sign games, fraction or
+      // exponent after them are a number nlohmann takes and writes back the same.
+      if (const size_t end = plain_integer_end(text, start); end != json_scan::kNoPosition) {
+        id = true;
+        out.id = text.substr(start, end - start);
+        return end;
+      }
     }
     size_t value_end = 0;
     bool escaped = false;
