@@ -95,6 +95,8 @@ class Session {
   explicit Session(Notify n) : notify(std::move(n)) {}
   std::mutex mutex;
   std::condition_variable idle;
+  // Threads in wait_idle(), under `mutex`: a call that ends wakes `idle` only when one waits.
+  int idle_waiters = 0;
   // Also read without the mutex by the tools/call text path.
   std::atomic<bool> initialized = false;
   bool client_ready = false;
@@ -392,7 +394,9 @@ void Server::close_session(const std::shared_ptr<Session>& session) {
 
 void Server::wait_idle(const std::shared_ptr<Session>& session) {
   std::unique_lock lock(session->mutex);
+  ++session->idle_waiters;
   session->idle.wait(lock, [&] { return session->inflight.empty(); });
+  --session->idle_waiters;
 }
 
 bool Server::initialized(const Session& session) {
@@ -1008,7 +1012,7 @@ void Server::Impl::PendingCall::finish(exec::Outcome&& out) {
   } else {
     s->inflight.erase(entry);
   }
-  if (s->inflight.empty()) s->idle.notify_all();
+  if (s->idle_waiters > 0 && s->inflight.empty()) s->idle.notify_all();
 }
 
 void Server::Impl::run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
