@@ -130,3 +130,55 @@ TEST_CASE("a deadline sooner than the budget also releases the caller of a stuck
   start(h.executor, "fx-stuck", Json{{"ms", 0}}, {}, releases, next);
   CHECK(next.thread.get_future().get() == std::this_thread::get_id());
 }
+
+// Quick calls on one thread share the watcher entry the first of them armed (it is armed again
+// only when it comes due); a slow call after them must still be released at the end of its own
+// budget, a call with a sooner deadline stopped at it, and another executor's calls on the same
+// thread watched by that executor.
+TEST_CASE("quick calls in a row leave the watch of a later slow or stuck call intact",
+          "[exec][inline][deadline]") {
+  const auto quick_calls = [](Executor& executor, std::atomic<int>& releases) {
+    for (int i = 0; i < 500; ++i) {
+      Seen quick;
+      start(executor, "fx-echo", Json{{"i", i}}, {}, releases, quick);
+      REQUIRE(quick.outcome.get_future().get().result == Json{{"i", i}});
+    }
+  };
+  {
+    Executor::Options o = options();
+    o.inline_budget = std::chrono::milliseconds(20);
+    Host h(o);
+    std::atomic<int> releases{0};
+    quick_calls(h.executor, releases);
+    CHECK(releases == 0);
+    Seen slow;
+    start(h.executor, "fx-sleep", Json{{"ms", 300}}, {}, releases, slow);
+    CHECK(slow.outcome.get_future().get().ok());
+    CHECK(releases == 1);
+    CHECK(slow.thread.get_future().get() == std::this_thread::get_id());
+    // Another executor on this thread: the state the first one left is not reused.
+    Host other(o);
+    std::atomic<int> other_releases{0};
+    quick_calls(other.executor, other_releases);
+    Seen other_slow;
+    start(other.executor, "fx-sleep", Json{{"ms", 300}}, {}, other_releases, other_slow);
+    CHECK(other_slow.outcome.get_future().get().ok());
+    CHECK(other_releases == 1);
+  }
+  {
+    Executor::Options o = options();
+    o.inline_budget = std::chrono::minutes(1);  // the entry the quick calls leave is due late
+    Host h(o);
+    std::atomic<int> releases{0};
+    quick_calls(h.executor, releases);
+    CallOptions call;
+    call.timeout = std::chrono::milliseconds(30);
+    Seen stuck;
+    auto outcome = stuck.outcome.get_future();
+    start(h.executor, "fx-stuck", Json{{"ms", 1500}}, call, releases, stuck);
+    const Outcome out = outcome.get();
+    CHECK(out.code == Code::kDeadlineExceeded);
+    CHECK(out.elapsed_ms < 1500);
+    CHECK(releases == 1);
+  }
+}

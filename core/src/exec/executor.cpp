@@ -26,6 +26,10 @@ thread_local bool tl_on_pool = false;
 // The largest result buffer a thread keeps for its next call.
 constexpr size_t kMaxSpareText = 64 * 1024;
 
+// Executors are told apart by a number never reused: a thread's spare call state may outlive
+// the executor it last worked for, and another may be built at the same address.
+std::atomic<uint64_t> next_executor_id{1};
+
 // Back to a new Outcome's state; the strings keep their buffers.
 void reset_outcome(Outcome& out) {
   out.skill.clear();
@@ -55,6 +59,7 @@ struct Executor::Impl {
   explicit Impl(Options o)
       : options(o),
         pool(o.pool_size == 0 ? std::max(2u, std::thread::hardware_concurrency()) : o.pool_size) {}
+  const uint64_t id = next_executor_id.fetch_add(1, std::memory_order_relaxed);
   Options options;
   boost::asio::thread_pool pool;
   std::mutex serial_mutex;
@@ -310,39 +315,41 @@ Outcome Executor::call(std::string_view skill, const nlohmann::json& input, Call
 struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
                                     std::enable_shared_from_this<AsyncState> {
   enum class Phase {
+    kIdle,      // no call running (a reused state between two calls): nothing to do when due
     kBudget,    // running on a lent caller thread: at the end of the budget, release the caller
     kDeadline,  // at the deadline, tell the skill to stop
     kGrace,     // at the end of the grace period, fail the call and drop the late result
   };
 
   AsyncState(Executor::Impl& owner, std::function<void(Outcome&&)> done_fn)
-      : impl(&owner), done(std::move(done_fn)) {}
+      : impl(&owner), owner_id(owner.id), done(std::move(done_fn)) {}
 
-  // A pointer, not a reference: a state kept for reuse (spare_state()) is given its next
-  // executor.
   Executor::Impl* impl;
+  // impl->id: a kept state is reused only by the executor whose watcher may still hold it.
+  uint64_t owner_id;
   std::mutex mutex;
   bool completed = false;
   std::function<void(Outcome&&)> done;
   Clock::time_point start = Clock::now();
   skillrt_call call;
-  // Guarded by `mutex` from the moment the timer is first armed.
+  // Guarded by `mutex` from the moment the timer is first armed. On a state reused by a lent
+  // caller thread the entry outlives the call that armed it (see run_async()).
   std::optional<detail::DeadlineWatcher::Ticket> timer;
-  Phase phase = Phase::kDeadline;
+  Phase phase = Phase::kIdle;
   Clock::time_point deadline;
   Clock::time_point budget_end;
   // The caller's, while the call runs on its thread; used only in kBudget before completion,
   // when that thread is still inside the call (complete() takes `mutex` first).
   const std::function<void()>* release = nullptr;
 
-  // Ready for another call, as if new. Only for a state nobody else holds (see keep_spare()).
-  void renew(Executor::Impl& owner, std::function<void(Outcome&&)> done_fn) {
-    impl = &owner;
+  // Ready for another call of the same executor. Under the lock: the watcher may hold the state
+  // through the entry an earlier call left armed, and look at it (it finds kIdle).
+  void renew(std::function<void(Outcome&&)> done_fn) {
+    std::lock_guard lock(mutex);
     completed = false;
     done = std::move(done_fn);
     start = Clock::now();
-    timer.reset();
-    phase = Phase::kDeadline;
+    phase = Phase::kIdle;
     release = nullptr;
   }
 
@@ -354,11 +361,22 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
 
   void on_due() override {
     std::unique_lock lock(mutex);
+    const auto now = Clock::now();
+    // An entry replaced by one due later (a call of this thread with a sooner deadline armed
+    // anew while this one was coming due) leaves the work to that one.
+    if (timer && timer->when > now) return;
     timer.reset();  // it ran
     if (completed) return;
     switch (phase) {
+      case Phase::kIdle:
+        return;
       case Phase::kBudget:
-        if (Clock::now() >= budget_end) {
+        if (const auto due = std::min(deadline, budget_end); now < due) {
+          // Armed for an earlier call of this thread: the one running now is watched from here.
+          arm_locked(Phase::kBudget, due);
+          return;
+        }
+        if (now >= budget_end) {
           std::lock_guard slow_lock(impl->slow_mutex);
           impl->mark_slow(call.skill.get(), true);
         }
@@ -395,8 +413,15 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
       if (completed) return;
       completed = true;
       fn = std::move(done);
-      if (timer) impl->watcher.disarm(*timer);
-      timer.reset();
+      if (phase == Phase::kBudget) {
+        // Ended within its budget on the caller's thread: the entry stays armed for that
+        // thread's next call on this state, so a stream of quick calls arms about once per
+        // budget instead of arming and disarming every call.
+        phase = Phase::kIdle;
+      } else {
+        if (timer) impl->watcher.disarm(*timer);
+        timer.reset();
+      }
     }
     out.elapsed_ms = std::chrono::duration<double, std::milli>(end - start).count();
     fn(std::move(out));
@@ -404,8 +429,9 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
 };
 
 // The state of this thread's last inline call, kept for its next one: a quick call then neither
-// allocates nor builds its state (its mutex, call handle and std::function) afresh. Any executor
-// may take it: renew() gives it the new one. Holds no skill, flag or callback while kept.
+// allocates nor builds its state (its mutex, call handle and std::function) afresh. Only the
+// executor it last worked for takes it again: that executor's watcher may still hold it through
+// the entry its last call left armed. Holds no skill, flag or callback while kept.
 struct Executor::SpareState {
   std::shared_ptr<AsyncState> state;
 };
@@ -416,12 +442,15 @@ Executor::SpareState& Executor::spare_state() {
 }
 
 void Executor::keep_spare(SpareState& spare, std::shared_ptr<AsyncState> state) {
-  // Another holder (the deadline watcher running on_due, a late pool task) may still use it.
-  if (state.use_count() != 1) return;
-  // Pairs with the release of the other holders' last decrement: their work on it is visible.
-  std::atomic_thread_fence(std::memory_order_acquire);
+  std::lock_guard lock(state->mutex);
+  // Besides this thread, only an entry left armed on the watcher may hold it (one reference,
+  // in the watcher's map or in on_due(), which waits for this lock and then finds kIdle). Any
+  // other holder (on_due() of an entry already gone, a late pool task) may still use it.
+  const long watcher_holds = state->timer ? 1 : 0;
+  if (state.use_count() != 1 + watcher_holds) return;
   state->call.reset();
   state->done = nullptr;
+  // The lock is in the state, which `spare` keeps alive.
   spare.state = std::move(state);
 }
 
@@ -461,9 +490,10 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&&
     // from then on.
     SpareState& spare = spare_state();
     std::shared_ptr<AsyncState> state;
-    if (spare.state) {
+    // A state another executor left may still sit on that executor's watcher: not reused.
+    if (spare.state && spare.state->owner_id == impl_->id) {
       state = std::move(spare.state);
-      state->renew(*impl_, std::move(done));
+      state->renew(std::move(done));
     } else {
       state = std::make_shared<AsyncState>(*impl_, std::move(done));
     }
@@ -508,7 +538,14 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
       // watcher at a time either way.
       state->budget_end = state->start + impl_->options.inline_budget;
       state->release = &options.release_caller;
-      state->arm_locked(AsyncState::Phase::kBudget, std::min(deadline, state->budget_end));
+      state->phase = AsyncState::Phase::kBudget;
+      // An entry an earlier call of this thread left armed stays if it comes due no later than
+      // this call's: on_due() then arms it for the call running at that time.
+      const auto due = std::min(deadline, state->budget_end);
+      if (!state->timer || state->timer->when > due) {
+        if (state->timer) impl_->watcher.disarm(*state->timer);
+        state->arm_locked(AsyncState::Phase::kBudget, due);
+      }
     }
   }
   // This thread's outcome of its last call, emptied: its strings keep their buffers, so a quick
