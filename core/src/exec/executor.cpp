@@ -468,20 +468,20 @@ bool Executor::may_run_here(const Skill* skill, const CallOptions& options) cons
 
 void Executor::call_async(std::string_view name, nlohmann::json input, CallOptions options,
                           std::function<void(Outcome&&)> done) {
-  start_async(name, nullptr, std::move(input), std::string(), std::move(options), std::move(done));
+  start_async(name, nullptr, std::move(input), {}, std::move(options), std::move(done));
 }
 
-void Executor::call_async_text(std::string_view name, std::string input_text, CallOptions options,
-                               std::function<void(Outcome&&)> done,
+void Executor::call_async_text(std::string_view name, std::string_view input_text,
+                               CallOptions options, std::function<void(Outcome&&)> done,
                                std::shared_ptr<const Skill> found) {
   if (input_text.empty()) input_text = "{}";
-  start_async(name, std::move(found), nlohmann::json(), std::move(input_text), std::move(options),
+  start_async(name, std::move(found), nlohmann::json(), input_text, std::move(options),
               std::move(done));
 }
 
 void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&& skill,
-                           nlohmann::json&& input, std::string&& input_text, CallOptions&& options,
-                           std::function<void(Outcome&&)>&& done) {
+                           nlohmann::json&& input, std::string_view input_text,
+                           CallOptions&& options, std::function<void(Outcome&&)>&& done) {
   // Looked up once here for the whole call, unless the caller did.
   if (!skill) skill = registry_.find(name);
   if (may_run_here(skill.get(), options)) {
@@ -505,8 +505,9 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&&
     return;
   }
   auto state = std::make_shared<AsyncState>(*impl_, std::move(done));
+  // The text is the caller's only until this function returns: the pool's copy is its own.
   boost::asio::post(impl_->pool, [this, state, name = std::string(name), skill = std::move(skill),
-                                  input = std::move(input), input_text = std::move(input_text),
+                                  input = std::move(input), input_text = std::string(input_text),
                                   options = std::move(options)]() mutable {
     tl_on_pool = true;
     run_async(state, name, std::move(skill), Input{input, input_text}, options,

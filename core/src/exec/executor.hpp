@@ -103,8 +103,10 @@ class Executor {
   // where the schema allows, and handed to the skill as it is. Text that is not JSON ends the
   // call with kInvalidArgument.
   // `found`, when the caller has looked the skill up already (registry().find(skill)), saves a
-  // second lookup; it must be that name's skill.
-  void call_async_text(std::string_view skill, std::string input_text, CallOptions options,
+  // second lookup; it must be that name's skill. `input_text` need only stay valid until this
+  // returns: a call on the caller's thread is over by then (released or not), and one that goes
+  // to the pool takes a copy.
+  void call_async_text(std::string_view skill, std::string_view input_text, CallOptions options,
                        std::function<void(Outcome&&)> done,
                        std::shared_ptr<const Skill> found = nullptr);
 
@@ -137,8 +139,9 @@ class Executor {
   };
   // By reference: the public entry points own the arguments; each copy or move of CallOptions
   // (flags, functions, a chain) showed in a quick call's cost.
+  // `input_text` is the caller's until this returns (see call_async_text()).
   void start_async(std::string_view name, std::shared_ptr<const Skill>&& skill,
-                   nlohmann::json&& input, std::string&& input_text, CallOptions&& options,
+                   nlohmann::json&& input, std::string_view input_text, CallOptions&& options,
                    std::function<void(Outcome&&)>&& done);
   // Takes what the call handle needs out of `options`, which the call owns.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,

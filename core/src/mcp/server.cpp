@@ -74,8 +74,8 @@ struct InFlight {
 // A tools/call request, read from the DOM or straight from the text.
 struct ToolCall {
   std::string_view name;       // in the request's text or DOM, which outlive start_call()
-  json arguments;              // used when arguments_text is empty
-  std::string arguments_text;  // the arguments as JSON text (the text path)
+  json arguments;                  // used when arguments_text is empty
+  std::string_view arguments_text;  // the arguments as JSON text (the text path), in the request
   json token;                  // progressToken, or null
   std::optional<std::chrono::milliseconds> timeout;
 };
@@ -828,7 +828,9 @@ bool Server::Impl::call_tool_text(const std::shared_ptr<Session>& s, const Tools
   const std::string id_text(text.id);
   ToolCall call;
   call.name = text.name;
-  call.arguments_text = text.arguments.empty() ? std::string("{}") : std::string(text.arguments);
+  // A view into the request: the transport keeps its text until handle() returns, and the
+  // executor copies it for a call that goes to the pool.
+  call.arguments_text = text.arguments.empty() ? std::string_view("{}") : text.arguments;
   if (!text.meta.empty()) {
     // Scanned already, so it parses; _meta is small and rare on the hot path.
     if (!read_meta(json::parse(text.meta), call, id_text, reply)) return true;
@@ -953,7 +955,7 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     call_record->finish(std::move(out));
   };
   if (!call.arguments_text.empty()) {
-    executor.call_async_text(name, std::move(call.arguments_text), std::move(call_options),
+    executor.call_async_text(name, call.arguments_text, std::move(call_options),
                              std::move(done), std::move(skill));
   } else {
     executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));

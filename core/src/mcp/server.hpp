@@ -63,8 +63,9 @@ class Server {
 
   std::shared_ptr<Session> open_session(Notify notify);
 
-  // Handles one framed message (one JSON-RPC message or a batch). Never throws. `text` is not
-  // used after handle() returns, nor after `release` was called.
+  // Handles one framed message (one JSON-RPC message or a batch). Never throws. `text` must stay
+  // as it is until handle() returns, even after `release` was called: a call running on the
+  // caller's thread reads its arguments in it. It is not used after handle() returns.
   void handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
               const Release& release = {});
 

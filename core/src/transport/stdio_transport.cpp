@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -190,6 +191,16 @@ class LineReader {
     if (generation != generation_ || finished_) return;
     // Answers gathered so far must not wait for the slow call.
     writer_->uncork();
+    // The slow call reads its request (its arguments) where it was read: that buffer stays with
+    // it until its thread leaves read_loop(), and the next generation reads on in a new one
+    // holding what was not handled yet. Moving a string keeps its heap block, so the call's view
+    // stays valid. The thread inside the call touches none of these members until then.
+    std::string rest = buffer_.substr(start_);
+    retired_[generation] = std::move(buffer_);
+    buffer_ = std::move(rest);
+    scan_ -= start_;
+    if (next_newline_ != std::string::npos) next_newline_ -= start_;
+    start_ = 0;
     ++generation_;
     // Readers whose call is over are joined here, so a long session keeps only live ones.
     std::erase_if(threads_, [](Reader& reader) {
@@ -205,9 +216,13 @@ class LineReader {
                         done});
   }
 
-  // Once per line: an atomic read, not the lock (hand_over() changes it under the lock).
-  bool still_reading(uint64_t generation) const {
-    return generation == generation_.load(std::memory_order_acquire);
+  // Once per line: an atomic read, not the lock (hand_over() changes it under the lock). A
+  // generation that is done lets go of the buffer hand_over() left it.
+  bool still_reading(uint64_t generation) {
+    if (generation == generation_.load(std::memory_order_acquire)) return true;
+    std::lock_guard lock(mutex_);
+    retired_.erase(generation);
+    return false;
   }
 
   void handle_line(std::string_view line, const mcp::Release& release) {
@@ -330,6 +345,8 @@ class LineReader {
   std::condition_variable ended_;
   std::atomic<uint64_t> generation_{0};  // of the thread that reads now
   bool finished_ = false;
+  // The buffers of generations handed over whose thread is still in its call, by generation.
+  std::map<uint64_t, std::string> retired_;
   std::vector<Reader> threads_;
 };
 

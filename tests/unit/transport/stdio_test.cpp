@@ -231,6 +231,62 @@ TEST_CASE("a slow call does not hold up reading: later requests are answered whi
   CHECK(rest[0]["id"] == "p2");  // and no answer for the cancelled call
 }
 
+// Reads its input only after sleeping past the inline budget: by then the reading thread has
+// handed reading over and the next requests have come in.
+int32_t late_echo_invoke(void*, skillrt_call* call, skillrt_str input) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const json in = json::parse(std::string_view(input.ptr, input.len));
+  return write_json(call, {{"text", in.at("text")}});
+}
+
+TEST_CASE("a call released to the pool still reads its own arguments while reading goes on") {
+  TestHost host;
+  host.add(make_skill("late-echo", late_echo_invoke));
+  skillrt::mcp::Server server(*host.executor, {});
+  int in[2];
+  int out[2];
+  REQUIRE(::pipe(in) == 0);
+  REQUIRE(::pipe(out) == 0);
+  std::thread serving([&] {
+    transport::serve_stdio_fds(server, in[0], out[1], {});
+    ::close(out[1]);
+  });
+  write_all(in[1], kInit);
+  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  const std::string text = "late " + std::string(300, 'x') + " end";
+  write_all(
+      in[1],
+      R"({"jsonrpc":"2.0","id":"late","method":"tools/call","params":{"name":"late-echo","arguments":{"text":")" +
+          text + "\"}}}\n");
+  // While it sleeps, enough requests to make the next reader reuse and move its buffer.
+  std::thread feeding([&] {
+    for (int i = 0; i < 2000; ++i) {
+      write_all(in[1], R"({"jsonrpc":"2.0","id":"p)" + std::to_string(i) +
+                           R"(","method":"ping","params":{"pad":")" + std::string(100, 'y') +
+                           "\"}}\n");
+    }
+    ::close(in[1]);
+  });
+  const std::vector<json> lines = read_lines(out[0]);
+  feeding.join();
+  serving.join();
+  ::close(in[0]);
+  ::close(out[0]);
+  size_t pings = 0;
+  bool late = false;
+  for (const json& line : lines) {
+    if (line.value("id", json()) == "late") {
+      late = true;
+      CHECK(line["result"]["structuredContent"]["text"] == text);
+    } else if (line.contains("id") && line["id"].is_string() &&
+               line["id"].get<std::string>().starts_with("p")) {
+      ++pings;
+    }
+  }
+  CHECK(late);
+  CHECK(pings == 2000);
+}
+
 TEST_CASE("stdio: request after answer, with and without idle polling, pauses in between") {
   TestHost host;
   skillrt::mcp::Server server(*host.executor, {});
