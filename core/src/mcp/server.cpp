@@ -73,10 +73,10 @@ struct InFlight {
 
 // A tools/call request, read from the DOM or straight from the text.
 struct ToolCall {
-  std::string_view name;       // in the request's text or DOM, which outlive start_call()
-  json arguments;                  // used when arguments_text is empty
+  std::string_view name;            // in the request's text or DOM, which outlive start_call()
+  json arguments;                   // used when arguments_text is empty
   std::string_view arguments_text;  // the arguments as JSON text (the text path), in the request
-  json token;                  // progressToken, or null
+  json token;                       // progressToken, or null
   std::optional<std::chrono::milliseconds> timeout;
 };
 
@@ -955,8 +955,8 @@ void Server::Impl::start_call(const std::shared_ptr<Session>& s, const std::stri
     call_record->finish(std::move(out));
   };
   if (!call.arguments_text.empty()) {
-    executor.call_async_text(name, call.arguments_text, std::move(call_options),
-                             std::move(done), std::move(skill));
+    executor.call_async_text(name, call.arguments_text, std::move(call_options), std::move(done),
+                             std::move(skill));
   } else {
     executor.call_async(name, std::move(call.arguments), std::move(call_options), std::move(done));
   }
