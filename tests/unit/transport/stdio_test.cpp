@@ -47,6 +47,33 @@ const char* kInit =
     R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}})"
     "\n";
 
+// serve_stdio_fds() on a pair of pipes, with the session initialized: write requests to in[1],
+// read answers from out[0]. After close_input(), finish() returns every line that is left once
+// the server has stopped.
+struct PipedSession {
+  explicit PipedSession(skillrt::mcp::Server& server) {
+    REQUIRE(::pipe(in) == 0);
+    REQUIRE(::pipe(out) == 0);
+    serving = std::thread([this, &server] {
+      transport::serve_stdio_fds(server, in[0], out[1], {});
+      ::close(out[1]);
+    });
+    write_all(in[1], kInit);
+    write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  }
+  void close_input() { ::close(in[1]); }
+  std::vector<json> finish() {
+    std::vector<json> lines = read_lines(out[0]);
+    serving.join();
+    ::close(in[0]);
+    ::close(out[0]);
+    return lines;
+  }
+  int in[2];
+  int out[2];
+  std::thread serving;
+};
+
 }  // namespace
 
 TEST_CASE("stdio survives every malformed input and answers the next valid request") {
@@ -191,16 +218,9 @@ TEST_CASE("run_stdio keeps plugin writes to fd 1 off the protocol stream") {
 TEST_CASE("a slow call does not hold up reading: later requests are answered while it runs") {
   TestHost host;
   skillrt::mcp::Server server(*host.executor, {});
-  int in[2];
-  int out[2];
-  REQUIRE(::pipe(in) == 0);
-  REQUIRE(::pipe(out) == 0);
-  std::thread serving([&] {
-    transport::serve_stdio_fds(server, in[0], out[1], {});
-    ::close(out[1]);
-  });
-  write_all(in[1], kInit);
-  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  PipedSession piped(server);
+  const int* in = piped.in;
+  const int* out = piped.out;
   // `slow` runs until cancelled; the first call of a skill starts on the reading thread.
   write_all(
       in[1],
@@ -222,11 +242,8 @@ TEST_CASE("a slow call does not hold up reading: later requests are answered whi
             "\n");
   write_all(in[1], R"({"jsonrpc":"2.0","id":"p2","method":"ping"})"
                    "\n");
-  ::close(in[1]);
-  const std::vector<json> rest = read_lines(out[0]);
-  serving.join();
-  ::close(in[0]);
-  ::close(out[0]);
+  piped.close_input();
+  const std::vector<json> rest = piped.finish();
   REQUIRE(rest.size() == 1);
   CHECK(rest[0]["id"] == "p2");  // and no answer for the cancelled call
 }
@@ -243,16 +260,8 @@ TEST_CASE("a call released to the pool still reads its own arguments while readi
   TestHost host;
   host.add(make_skill("late-echo", late_echo_invoke));
   skillrt::mcp::Server server(*host.executor, {});
-  int in[2];
-  int out[2];
-  REQUIRE(::pipe(in) == 0);
-  REQUIRE(::pipe(out) == 0);
-  std::thread serving([&] {
-    transport::serve_stdio_fds(server, in[0], out[1], {});
-    ::close(out[1]);
-  });
-  write_all(in[1], kInit);
-  write_all(in[1], "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+  PipedSession piped(server);
+  const int* in = piped.in;
   const std::string text = "late " + std::string(300, 'x') + " end";
   write_all(
       in[1],
@@ -265,13 +274,11 @@ TEST_CASE("a call released to the pool still reads its own arguments while readi
                            R"(","method":"ping","params":{"pad":")" + std::string(100, 'y') +
                            "\"}}\n");
     }
-    ::close(in[1]);
+    piped.close_input();
   });
-  const std::vector<json> lines = read_lines(out[0]);
+  // Read while the requests go in: the answers would fill the pipe otherwise.
+  const std::vector<json> lines = piped.finish();
   feeding.join();
-  serving.join();
-  ::close(in[0]);
-  ::close(out[0]);
   size_t pings = 0;
   bool late = false;
   for (const json& line : lines) {
