@@ -23,7 +23,7 @@ namespace {
 // for another pool thread could deadlock a small pool.
 thread_local bool tl_on_pool = false;
 
-// The largest result buffer a thread keeps for its next call.
+// The largest result buffer a kept call state keeps for its next call.
 constexpr size_t kMaxSpareText = 64 * 1024;
 
 // Executors are told apart by a number never reused: a thread's spare call state may outlive
@@ -332,6 +332,10 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
   std::function<void(Outcome&&)> done;
   Clock::time_point start = Clock::now();
   skillrt_call call;
+  // The call's outcome, filled by run_skill() on the calling thread. Kept with the state, so a
+  // reused state's strings keep their buffers: a quick call allocates neither its skill name nor
+  // (through the swap in run_skill()) its result.
+  Outcome outcome;
   // Guarded by `mutex` from the moment the timer is first armed. On a state reused by a lent
   // caller thread the entry outlives the call that armed it (see run_async()).
   std::optional<detail::DeadlineWatcher::Ticket> timer;
@@ -450,6 +454,8 @@ void Executor::keep_spare(SpareState& spare, std::shared_ptr<AsyncState> state) 
   if (state.use_count() != 1 + watcher_holds) return;
   state->call.reset();
   state->done = nullptr;
+  // A buffer grown for a large result is not kept.
+  if (state->outcome.result_text.capacity() > kMaxSpareText) state->outcome.result_text = {};
   // The lock is in the state, which `spare` keeps alive.
   spare.state = std::move(state);
 }
@@ -549,25 +555,9 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
       }
     }
   }
-  // This thread's outcome of its last call, emptied: its strings keep their buffers, so a quick
-  // call allocates neither its skill name nor (through the swap in run_skill) its result. Used in
-  // place, not moved in and out (each move of an Outcome cost about a hundred instructions); a
-  // call nested in the completion on this thread gets an outcome of its own.
-  thread_local Outcome spare;
-  thread_local bool spare_in_use = false;
-  std::optional<Outcome> own;
-  const bool use_spare = !spare_in_use;
-  Outcome& out = use_spare ? spare : own.emplace();
-  struct SpareGuard {
-    bool held;
-    ~SpareGuard() {
-      if (held) spare_in_use = false;
-    }
-  } guard{use_spare};
-  if (use_spare) {
-    spare_in_use = true;
-    reset_outcome(out);
-  }
+  // In place, not moved in and out: each move of an Outcome cost about a hundred instructions.
+  Outcome& out = state->outcome;
+  reset_outcome(out);
   run_skill(skill, input, call, result_text_only, out);
   const auto end = Clock::now();
   if (call.cancel->load()) {
@@ -589,11 +579,6 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
     impl_->mark_slow(skill.get(), false);
   }
   state->complete(std::move(out), end);
-  // complete() takes it by reference (the completion may still move it out). A buffer grown for
-  // a large result is not kept.
-  if (use_spare && out.result_text.capacity() > kMaxSpareText) {
-    out.result_text = std::string();  // NOLINT(bugprone-use-after-move)
-  }
 }
 
 }  // namespace skillrt::exec
