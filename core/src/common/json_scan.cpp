@@ -6,10 +6,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include "common/utf8.hpp"
 
 namespace skillrt::json_scan {
@@ -60,16 +56,7 @@ std::size_t first_marked(std::uint64_t mask) {
 #if defined(__SSE2__)
   // Sixteen bytes per step where the target has SSE2 (every x86-64): most member names and short
   // values end inside the first block, in about half the instructions of two SWAR words.
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  const auto marks = [&](std::size_t at) {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + at));
-    __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(block, quote), _mm_cmpeq_epi8(block, backslash));
-    // A signed compare: bytes of 0x80 and up are negative, so this marks them with the controls.
-    if (strict) hits = _mm_or_si128(hits, _mm_cmplt_epi8(block, space));
-    return static_cast<unsigned>(_mm_movemask_epi8(hits));
-  };
+  const auto marks = [&](std::size_t at) { return detail::string_marks(s.data() + at, strict); };
   while (pos + 16 <= s.size()) {
     const unsigned mask = marks(pos);
     if (mask != 0) return pos + static_cast<std::size_t>(std::countr_zero(mask));

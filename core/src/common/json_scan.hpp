@@ -33,6 +33,19 @@ std::size_t well_formed_value(std::string_view text, std::size_t pos);
 
 namespace detail {
 std::size_t well_formed_string_slow(std::string_view text, std::size_t pos, bool& escaped);
+
+#if defined(__SSE2__)
+// One bit for each of the 16 bytes at `p` that is a quote or a backslash, or (when `strict`) a
+// control character or a non-ASCII byte: where a string scan must stop and look.
+inline unsigned string_marks(const char* p, bool strict) {
+  const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  __m128i hits = _mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
+                              _mm_cmpeq_epi8(block, _mm_set1_epi8('\\')));
+  // A signed compare: bytes of 0x80 and up are negative, so this marks them with the controls.
+  if (strict) hits = _mm_or_si128(hits, _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
+  return static_cast<unsigned>(_mm_movemask_epi8(hits));
+}
+#endif
 }  // namespace detail
 
 // well_formed_value() for a string at `pos` (its opening quote), which also tells whether it
@@ -43,13 +56,7 @@ inline std::size_t well_formed_string(std::string_view text, std::size_t pos, bo
   // member name, a short value): a tools/call request has a dozen, and the calls alone cost a
   // quarter of their scanning.
   if (pos + 17 <= text.size() && text[pos] == '"') {
-    const __m128i block = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + pos + 1));
-    const __m128i hits =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(block, _mm_set1_epi8('"')),
-                                  _mm_cmpeq_epi8(block, _mm_set1_epi8('\\'))),
-                     // Signed: bytes of 0x80 and up are negative and marked with the controls.
-                     _mm_cmplt_epi8(block, _mm_set1_epi8(0x20)));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
+    const unsigned mask = detail::string_marks(text.data() + pos + 1, true);
     if (mask != 0) {
       const std::size_t at = pos + 1 + static_cast<std::size_t>(std::countr_zero(mask));
       if (text[at] == '"') {
