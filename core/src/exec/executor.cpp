@@ -196,7 +196,8 @@ void Executor::run_skill(const std::shared_ptr<const Skill>& skill, const Input&
     }
     rc = skill->invoke(skill->state, &call, skillrt_str{text.data(), text.size()});
   }
-  std::lock_guard lock(call.mutex);
+  // Read without the handle's lock: the ABI allows its functions only until invoke returns, so a
+  // skill that wrote from threads of its own synchronized with them before returning.
   if (rc != SKILLRT_OK || call.error_code != SKILLRT_OK) {
     const int32_t code = call.error_code != SKILLRT_OK ? call.error_code : rc;
     out.code = code_from_int(code);
@@ -346,17 +347,6 @@ struct Executor::AsyncState final : detail::DeadlineWatcher::Target,
   // when that thread is still inside the call (complete() takes `mutex` first).
   const std::function<void()>* release = nullptr;
 
-  // Ready for another call of the same executor. Under the lock: the watcher may hold the state
-  // through the entry an earlier call left armed, and look at it (it finds kIdle).
-  void renew(std::function<void(Outcome&&)> done_fn) {
-    std::lock_guard lock(mutex);
-    completed = false;
-    done = std::move(done_fn);
-    start = Clock::now();
-    phase = Phase::kIdle;
-    release = nullptr;
-  }
-
   // Under `mutex`.
   void arm_locked(Phase next, Clock::time_point when) {
     phase = next;
@@ -499,13 +489,12 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&&
     // A state another executor left may still sit on that executor's watcher: not reused.
     if (spare.state && spare.state->owner_id == impl_->id) {
       state = std::move(spare.state);
-      state->renew(std::move(done));
     } else {
-      state = std::make_shared<AsyncState>(*impl_, std::move(done));
+      state = std::make_shared<AsyncState>(*impl_, nullptr);
     }
     const bool was_on_pool = tl_on_pool;
     tl_on_pool = true;
-    run_async(state, name, std::move(skill), Input{input, input_text}, options, /*here=*/true);
+    run_async(state, name, std::move(skill), Input{input, input_text}, options, &done);
     tl_on_pool = was_on_pool;
     keep_spare(spare, std::move(state));
     return;
@@ -516,19 +505,28 @@ void Executor::start_async(std::string_view name, std::shared_ptr<const Skill>&&
                                   input = std::move(input), input_text = std::string(input_text),
                                   options = std::move(options)]() mutable {
     tl_on_pool = true;
-    run_async(state, name, std::move(skill), Input{input, input_text}, options,
-              /*here=*/false);
+    run_async(state, name, std::move(skill), Input{input, input_text}, options, nullptr);
   });
 }
 
 void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                          std::shared_ptr<const Skill> found, const Input& input,
-                         CallOptions& options, bool here) {
+                         CallOptions& options, std::function<void(Outcome&&)>* here_done) {
+  // On the caller's thread the state may be one an earlier call of this thread left: it is made
+  // this call's (start, completion, callback) in the one locked section that also arms it.
+  const bool here = here_done != nullptr;
+  const Clock::time_point start = here ? Clock::now() : state->start;
   if (auto early = prepare(name, input, options, found)) {
+    if (here) {
+      // Not armed for this call, so nothing else can complete it.
+      early->elapsed_ms = ms_since(start);
+      (*here_done)(std::move(*early));
+      return;
+    }
     state->complete(std::move(*early));
     return;
   }
-  const auto deadline = deadline_for(*found, options, state->start);
+  const auto deadline = deadline_for(*found, options, start);
   skillrt_call& call = state->call;
   const bool result_text_only = options.result_text_only;
   fill_call(call, std::move(found), std::move(options), deadline);
@@ -540,10 +538,13 @@ void Executor::run_async(const std::shared_ptr<AsyncState>& state, std::string_v
     if (!here) {
       state->arm_locked(AsyncState::Phase::kDeadline, deadline);
     } else {
+      state->completed = false;
+      state->done = std::move(*here_done);
+      state->start = start;
       // On the caller's thread: at the end of the budget (or at the deadline, if sooner) the
       // caller is released and the deadline is armed as for a pool call. One entry on the
       // watcher at a time either way.
-      state->budget_end = state->start + impl_->options.inline_budget;
+      state->budget_end = start + impl_->options.inline_budget;
       state->release = &options.release_caller;
       state->phase = AsyncState::Phase::kBudget;
       // An entry an earlier call of this thread left armed stays if it comes due no later than

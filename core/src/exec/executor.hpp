@@ -143,10 +143,12 @@ class Executor {
   void start_async(std::string_view name, std::shared_ptr<const Skill>&& skill,
                    nlohmann::json&& input, std::string_view input_text, CallOptions&& options,
                    std::function<void(Outcome&&)>&& done);
-  // Takes what the call handle needs out of `options`, which the call owns.
+  // Takes what the call handle needs out of `options`, which the call owns. `here_done`: the
+  // completion of a call run on the caller's thread, whose `state` may be a reused one; null for
+  // a call on the pool, whose state was made for it with its completion.
   void run_async(const std::shared_ptr<AsyncState>& state, std::string_view name,
                  std::shared_ptr<const Skill> skill, const Input& input, CallOptions& options,
-                 bool here);
+                 std::function<void(Outcome&&)>* here_done);
   // `skill` is looked up by name unless the caller found it already.
   std::optional<Outcome> prepare(std::string_view name, const Input& input,
                                  const CallOptions& options,

@@ -300,11 +300,26 @@ class LineReader {
   // Reads more input; false at its end.
   bool fill() {
     compact();
-    // Poll for up to the adaptive window before read() blocks; poll() leaves the descriptor's
-    // flags alone, as stdin may be shared with other processes.
+    // Poll for up to the adaptive window before read() blocks; neither preadv2() nor poll()
+    // changes the descriptor's flags, as stdin may be shared with other processes.
     const auto idle_since = detail::PollWindow::Clock::now();
-    pollfd pfd{fd_, POLLIN, 0};
-    poll_.poll(idle_since, [&] { return ::poll(&pfd, 1, 0) != 0; });
+    if (nowait_) {
+      // Polling by trying the read itself: what arrives is taken in the same system call.
+      Taken taken = Taken::kNone;
+      poll_.poll(idle_since, [&] {
+        taken = take_waiting();
+        // Also stops when preadv2() turned out unsupported: read() below blocks instead.
+        return taken != Taken::kNone || !nowait_;
+      });
+      if (taken == Taken::kSome) {
+        poll_.idle_ended(idle_since);
+        return true;
+      }
+      if (taken == Taken::kEnd) return false;
+    } else {
+      pollfd pfd{fd_, POLLIN, 0};
+      poll_.poll(idle_since, [&] { return ::poll(&pfd, 1, 0) != 0; });
+    }
     while (true) {
       const ssize_t n = ::read(fd_, chunk_.data(), chunk_.size());
       if (n < 0) {
