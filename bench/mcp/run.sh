@@ -2,7 +2,7 @@
 # Runs the MCP benchmark side by side: the do-nothing responder (the floor), skillrt, and
 # @modelcontextprotocol/server-everything, over stdio (sequential, 16 in flight) and HTTP
 # keep-alive (1 connection, 16 connections). Prints one JSON line per run.
-#   bench/mcp/run.sh <build-dir> [calls]
+#   bench/mcp/run.sh <build-dir> [calls]   (16 in flight over stdio: four times as many)
 # <build-dir> must have been configured with -DSKILLRT_BUILD_BENCH=ON and built (mcp_load,
 # mcp_null_responder, skillrt, mcp-fixtures). skillrt is the real `skillrt serve` with only the
 # test plugins, run in-process as installed plugins are (--isolation in-process); "skillrt
@@ -21,6 +21,12 @@ build=$(cd "$1" && pwd)
 # thread hand-offs) and swings by tens of percent from run to run.
 calls=${2:-100000}
 slow_calls=$(( calls / 4 ))  # server-everything is slow; fewer calls keep the run short
+# 16 in flight over stdio runs four times as long: at 600,000 calls/s, 100,000 calls take a
+# sixth of a second, while the scheduler's choice of where to wake the client's threads (onto
+# the server's busy core, preempting it, or onto their own) holds for a tenth of a second or
+# more at a time and moves skillrt's throughput by about a third (bench/mcp/RESULTS.md, eighth
+# round). A longer run averages over it, as sustained load would.
+calls16=$(( calls * 4 ))
 load=$build/bench/mcp/mcp_load
 null=$build/bench/mcp/mcp_null_responder
 plugins=$build/tests/plugins
@@ -54,17 +60,19 @@ run_http() {  # label, server pid, then mcp_load arguments (the server's CPU is 
 }
 
 for inflight in 1 16; do
-  run "stdio floor x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null"
-  run "stdio floor polling x$inflight" stdio "$calls" "$inflight" echo '{}' -- "$null" --poll
-  run "stdio skillrt x$inflight" stdio "$calls" "$inflight" fixture-echo '{"text":"hello"}' \
+  n=$calls
+  (( inflight == 16 )) && n=$calls16
+  run "stdio floor x$inflight" stdio "$n" "$inflight" echo '{}' -- "$null"
+  run "stdio floor polling x$inflight" stdio "$n" "$inflight" echo '{}' -- "$null" --poll
+  run "stdio skillrt x$inflight" stdio "$n" "$inflight" fixture-echo '{"text":"hello"}' \
     -- "${server[@]}"
-  run "stdio skillrt raw x$inflight" stdio "$calls" "$inflight" fixture-echo-raw \
+  run "stdio skillrt raw x$inflight" stdio "$n" "$inflight" fixture-echo-raw \
     '{"text":"hello"}' -- "${server[@]}"
-  run "stdio skillrt no-poll x$inflight" stdio "$calls" "$inflight" fixture-echo \
+  run "stdio skillrt no-poll x$inflight" stdio "$n" "$inflight" fixture-echo \
     '{"text":"hello"}' -- "${no_poll[@]}"
-  run "stdio skillrt isolated x$inflight" stdio "$calls" "$inflight" fixture-echo \
+  run "stdio skillrt isolated x$inflight" stdio "$n" "$inflight" fixture-echo \
     '{"text":"hello"}' -- "${isolated[@]}"
-  run "stdio server-everything x$inflight" stdio "$slow_calls" "$inflight" echo \
+  run "stdio server-everything x$inflight" stdio "$(( n / 4 ))" "$inflight" echo \
     '{"message":"hello"}' -- $everything stdio
 done
 
@@ -74,10 +82,10 @@ done
 if command -v taskset >/dev/null && (( $(nproc) >= 2 )); then
   pin_client=(taskset -c 0)
   pin_server=(taskset -c 1)
-  run "stdio floor x16 pinned" stdio "$calls" 16 echo '{}' -- "${pin_server[@]}" "$null"
-  run "stdio skillrt x16 pinned" stdio "$calls" 16 fixture-echo '{"text":"hello"}' -- \
+  run "stdio floor x16 pinned" stdio "$calls16" 16 echo '{}' -- "${pin_server[@]}" "$null"
+  run "stdio skillrt x16 pinned" stdio "$calls16" 16 fixture-echo '{"text":"hello"}' -- \
     "${pin_server[@]}" "${server[@]}"
-  run "stdio skillrt raw x16 pinned" stdio "$calls" 16 fixture-echo-raw '{"text":"hello"}' -- \
+  run "stdio skillrt raw x16 pinned" stdio "$calls16" 16 fixture-echo-raw '{"text":"hello"}' -- \
     "${pin_server[@]}" "${server[@]}"
   pin_client=()
 fi

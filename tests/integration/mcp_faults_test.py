@@ -13,6 +13,7 @@ import http.client
 import json
 import os
 import queue
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -262,6 +263,7 @@ def main():
     if init is None:
         server.close()
         sys.stdout.write(open(stderr_path, errors="replace").read()[-3000:])
+        print(f"server config and full stderr kept in {work}")
         return 1
     server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     tools = server.wait_for(server.request("tools/list"))
@@ -358,7 +360,10 @@ def main():
     print(f"{checks - len(failures)}/{checks} checks passed ({mode}, {transport})")
     if failures:
         print(stderr_text[-3000:])
-    return 1 if failures else 0
+        print(f"server config and full stderr kept in {work}")
+        return 1
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
 
 
 if __name__ == "__main__":
