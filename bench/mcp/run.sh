@@ -22,10 +22,9 @@ build=$(cd "$1" && pwd)
 calls=${2:-100000}
 slow_calls=$(( calls / 4 ))  # server-everything is slow; fewer calls keep the run short
 # 16 in flight over stdio runs four times as long: at 600,000 calls/s, 100,000 calls take a
-# sixth of a second, while the scheduler's choice of where to wake the client's threads (onto
-# the server's busy core, preempting it, or onto their own) holds for a tenth of a second or
-# more at a time and moves skillrt's throughput by about a third (bench/mcp/RESULTS.md, eighth
-# round). A longer run averages over it, as sustained load would.
+# sixth of a second, and throughput comes in spells of a tenth of a second or more that differ
+# by up to a third (how the client's two threads and the server's share the two cores; see
+# bench/mcp/RESULTS.md, eighth round). A longer run averages over them, as sustained load would.
 calls16=$(( calls * 4 ))
 load=$build/bench/mcp/mcp_load
 null=$build/bench/mcp/mcp_null_responder
