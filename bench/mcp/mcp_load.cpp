@@ -181,8 +181,8 @@ Stats run_stdio(long calls, long inflight, const std::string& tool, const std::s
   // is taken under one lock, and each message is built in a reused buffer.
   std::thread writer([&] {
     const std::string head = R"({"jsonrpc":"2.0","id":)";
-    const std::string tail = R"(,"method":"tools/call","params":{"name":")" + tool +
-                             R"(","arguments":)" + args + "}}\n";
+    const std::string tail =
+        R"(,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" + args + "}}\n";
     std::string message;
     long id = 1;
     while (id <= calls) {
