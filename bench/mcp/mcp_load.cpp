@@ -88,9 +88,18 @@ long response_id(std::string_view line) {
   return std::strtol(line.data() + at + 5, nullptr, 10);
 }
 
-std::string call_message(long id, const std::string& tool, const std::string& args) {
-  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-         R"(,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" + args + "}}";
+// Writes the tools/call request `id` into `out`, replacing what it held: a sender that keeps
+// one string builds every request in the same buffer.
+void write_call_message(std::string& out, long id, std::string_view tool, std::string_view args) {
+  out.assign(R"({"jsonrpc":"2.0","id":)");
+  char digits[24];
+  const auto [digits_end, ec] = std::to_chars(digits, digits + sizeof(digits), id);
+  out.append(digits, digits_end);
+  out.append(R"(,"method":"tools/call","params":{"name":")");
+  out.append(tool);
+  out.append(R"(","arguments":)");
+  out.append(args);
+  out.append("}}");
 }
 
 const char* kInitialize =
@@ -180,9 +189,6 @@ Stats run_stdio(long calls, long inflight, const std::string& tool, const std::s
   // Still one write per request, as a real client sends them; but every slot free at a wake-up
   // is taken under one lock, and each message is built in a reused buffer.
   std::thread writer([&] {
-    const std::string head = R"({"jsonrpc":"2.0","id":)";
-    const std::string tail =
-        R"(,"method":"tools/call","params":{"name":")" + tool + R"(","arguments":)" + args + "}}\n";
     std::string message;
     long id = 1;
     while (id <= calls) {
@@ -194,11 +200,8 @@ Stats run_stdio(long calls, long inflight, const std::string& tool, const std::s
         outstanding += free_slots;
       }
       for (long end = id + free_slots; id < end; ++id) {
-        message.assign(head);
-        char digits[24];
-        const auto [digits_end, ec] = std::to_chars(digits, digits + sizeof(digits), id);
-        message.append(digits, digits_end);
-        message.append(tail);
+        write_call_message(message, id, tool, args);
+        message += '\n';
         sent[static_cast<size_t>(id)].store(Clock::now().time_since_epoch().count(),
                                             std::memory_order_release);
         write_all(out, message);
@@ -334,9 +337,11 @@ Stats run_http(long calls, long connections, const std::string& tool, const std:
       ++ready;
       while (!go) std::this_thread::yield();
       auto& lat = per_thread[static_cast<size_t>(c)];
+      std::string request;
       for (long id; (id = next++) <= calls;) {
         const auto t0 = Clock::now();
-        const std::string body = conn.post(call_message(id, tool, args));
+        write_call_message(request, id, tool, args);
+        const std::string body = conn.post(request);
         if (body.find("\"result\"") == std::string::npos) die("call failed: " + body);
         lat.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
       }

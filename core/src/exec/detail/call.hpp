@@ -23,7 +23,9 @@ struct skillrt_call {
   std::vector<std::string> callers;
   std::function<void(const skillrt::exec::Progress&)> on_progress;
 
-  std::mutex mutex;  // guards the fields below, which the skill may set from any thread
+  // Guards the fields below while invoke runs: the skill may set them from any thread. Once
+  // invoke has returned the executor reads them without it (the ABI ends the handle's use there).
+  std::mutex mutex;
   bool has_result = false;
   std::string result;
   int32_t error_code = SKILLRT_OK;
