@@ -3,11 +3,14 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "checks.hpp"
 #include "compare.hpp"
 #include "detail/files.hpp"
 #include "reports.hpp"
@@ -95,7 +98,8 @@ CompareOptions options_from(const Json& c) {
   if (c.contains("rtol")) o.rtol = c["rtol"].get<double>();
   if (c.contains("atol")) o.atol = c["atol"].get<double>();
   o.equal_nan = c.value("equal_nan", false);
-  o.check_dtype = c.value("check_dtype", true);
+  // A golden computed in a wider dtype on purpose (golden_dtype) is compared by value.
+  o.check_dtype = c.value("check_dtype", !c.contains("golden_dtype"));
   o.top_k = c.value("top_k", 10);
   try {
     validate_options(o);
@@ -133,6 +137,50 @@ std::vector<LogLine> read_logs(const Json& c, const std::string& base, Json* log
 }
 
 bool is_npz(const TensorSpec& s) { return resolve_format(s) == "npz"; }
+
+// Runs the checks that the case's `inputs` make possible on the one compared tensor. A check that
+// cannot run is reported with its reason; it never fails the case.
+Json run_checks(const Json& c, const std::string& base, const TensorSpec& e, const TensorSpec& a,
+                const Json& primary) {
+  Json checks = Json::object();
+  const Json inputs = c.value("inputs", Json::object());
+  if (!inputs.is_object()) throw std::invalid_argument("'inputs' must map names to tensors");
+  if (!primary.is_object() || !primary.contains("metrics")) return checks;
+  const auto input_spec = [&](const char* name) -> std::optional<TensorSpec> {
+    if (!inputs.contains(name)) return std::nullopt;
+    return spec_from(inputs[name], base, c, std::string("inputs.") + name);
+  };
+  const std::string api = c.value("api", "");
+  const Json& m = primary["metrics"];
+  const bool differs =
+      m.value("max_abs_error", Json(0.0)) != Json(0.0) || m.value("mismatched", Json(0)) != Json(0);
+  const auto guarded = [&](const char* name, const std::function<Json()>& run) {
+    try {
+      checks[name] = run();
+    } catch (const std::exception& ex) {
+      checks[name] = Json{{"error", ex.what()}};
+    }
+  };
+  const std::optional<TensorSpec> input = input_spec("input");
+  if (input && m.value("exact", false) && differs) {
+    const int64_t dim = c.value("dim", int64_t{-1});
+    guarded("index_ties", [&] { return check_index_ties(*input, e, a, dim); });
+  }
+  const std::string kind = residual_kind(api);
+  if (!kind.empty() && differs && !m.value("exact", false)) {
+    const std::optional<TensorSpec> A = inputs.contains("A") ? input_spec("A") : input;
+    if (A) {
+      guarded("residual", [&] { return check_residual(kind, *A, input_spec("B"), e, a); });
+    } else {
+      checks["residual"] = Json{
+          {"error", "give inputs.A (and inputs.B for solve) to judge " + api + " by its residual"}};
+    }
+  }
+  if (input && !m.value("exact", false) && differs && kind.empty()) {
+    guarded("formula", [&] { return check_formula(api, *input, e, a); });
+  }
+  return checks;
+}
 
 Json compare_runs(const TensorSpec& first, const Json& runs, const std::string& base,
                   const Json& c) {
@@ -275,6 +323,11 @@ Json run_case(Json c, std::string base, const Knowledge& k, const std::string& o
     if (primary.is_null() && !tensors.empty()) primary = tensors.front();
     result["primary"] = primary;
     tin.primary = primary;
+    if (tensors.size() == 1 && c.contains("expected")) {
+      tin.checks = run_checks(c, base, spec_from(c["expected"], base, c, "expected"),
+                              spec_from(c["actual"], base, c, "actual"), primary);
+      if (!tin.checks.empty()) result["checks"] = tin.checks;
+    }
     tin.tensors = tensors;
     result["triage"] = triage(tin, k.rules, k.aclnn);
     if (!primary.is_null()) {
@@ -399,8 +452,9 @@ Json run_request(const Json& input, const Knowledge& embedded, const RunHooks& h
   } else if (input.contains("expected") || input.contains("log") || input.contains("log_text") ||
              input.contains("case") || input.contains("description")) {
     Json one = Json::object();
-    for (const char* key : {"id", "api", "expected", "actual", "actual_runs", "log", "log_text",
-                            "description", "memory", "case", "env", "name", "shape", "per_op"}) {
+    for (const char* key :
+         {"id", "api", "expected", "actual", "actual_runs", "log", "log_text", "description",
+          "memory", "case", "env", "name", "shape", "per_op", "inputs", "dim", "golden_dtype"}) {
       if (input.contains(key)) one[key] = input[key];
     }
     cases.push_back(one);

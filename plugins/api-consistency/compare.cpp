@@ -498,6 +498,120 @@ bool run_parallel(const TensorSpec& expected, const TensorSpec& actual, TensorSt
   return ok1 && ok2;
 }
 
+// ---- localisation -------------------------------------------------------------------------------
+
+// A second pass, run only when values differ: each element's error is measured against the
+// tensor's own error level, so that a few gross errors are not averaged away by many good
+// elements (a kernel that skips a tile, or writes one wrong value, passes count-based standards).
+//
+// The normalised error of an element is |a - e| / max(|e|, floor), with floor = rms(expected) / 8:
+// relative error for ordinary elements, and error relative to the tensor's scale where a sum
+// cancels to near zero (there the absolute error, not the relative one, is what rounding bounds).
+// An outlier is an element whose normalised error exceeds both 2^-5 and 64 times the median (at
+// least the dtype's unit roundoff), and that fails the active isclose rule.
+constexpr double kOutlierFloor = 1.0 / 32;
+constexpr double kOutlierFactor = 64;
+constexpr size_t kMaxCandidates = size_t{1} << 16;
+constexpr int kNormLow = -64;
+constexpr int kNormHigh = 16;
+
+struct Candidate {
+  uint64_t index;
+  double norm;
+  double expected;
+  double actual;
+};
+
+Json num(double v);
+
+Json localise(const TensorSpec& expected, const TensorSpec& actual, double rms_expected,
+              DType dtype, const Params& prm) {
+  const size_t top_k = prm.top_k;
+  auto se = std::make_unique<WidenedStream>(open_tensor(expected));
+  auto sa = std::make_unique<WidenedStream>(open_tensor(actual));
+  const uint64_t total = se->header().count;
+  const double floor = std::max(rms_expected / 8, std::ldexp(1.0, min_normal_exponent(dtype)));
+  std::array<uint64_t, kNormHigh - kNormLow + 1> hist{};
+  uint64_t zero = 0, finite = 0, above_floor = 0;
+  std::vector<Candidate> candidates;
+  for (uint64_t done = 0; done < total;) {
+    const uint8_t* pe = nullptr;
+    const uint8_t* pa = nullptr;
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(kChunk, total - done));
+    if (se->next(&pe, want) != want || sa->next(&pa, want) != want) {
+      throw TensorError("stream ended early in the localisation pass; the file is truncated");
+    }
+    for (size_t i = 0; i < want; ++i) {
+      double e, a;
+      std::memcpy(&e, pe + 8 * i, 8);
+      std::memcpy(&a, pa + 8 * i, 8);
+      if (!std::isfinite(e) || !std::isfinite(a)) continue;
+      ++finite;
+      const double n = std::fabs(a - e) / std::max(std::fabs(e), floor);
+      if (n == 0) {
+        ++zero;
+        continue;
+      }
+      const int b = std::min(std::max(exponent_of(n), kNormLow), kNormHigh) - kNormLow;
+      ++hist[static_cast<size_t>(b)];
+      // An outlier also fails the active isclose rule: values that tiny tensors pass by atol
+      // are never flagged.
+      if (n > kOutlierFloor && std::fabs(a - e) > prm.atol + prm.rtol * std::fabs(e)) {
+        ++above_floor;
+        if (candidates.size() < kMaxCandidates) candidates.push_back({done + i, n, e, a});
+      }
+    }
+    done += want;
+  }
+  // Median of the normalised error, zeros included, at the upper edge of its binary bin.
+  double median = 0;
+  uint64_t seen = zero;
+  if (seen * 2 < finite) {
+    for (size_t b = 0; b < hist.size(); ++b) {
+      seen += hist[b];
+      if (seen * 2 >= finite) {
+        median = std::ldexp(1.0, static_cast<int>(b) + kNormLow + 1);
+        break;
+      }
+    }
+  }
+  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
+  const double typical = std::max(median, unit);
+  const double threshold = std::max(kOutlierFloor, kOutlierFactor * typical);
+  uint64_t outliers = 0, zero_actual = 0;
+  std::array<uint64_t, kSegments> seg{};
+  Json first = Json::array();
+  std::sort(candidates.begin(), candidates.end(),
+            [](const Candidate& x, const Candidate& y) { return x.norm > y.norm; });
+  for (const Candidate& c : candidates) {
+    if (c.norm <= threshold) continue;
+    ++outliers;
+    zero_actual += c.actual == 0 && c.expected != 0;
+    ++seg[static_cast<size_t>(c.index * kSegments / std::max<uint64_t>(total, 1))];
+    if (first.size() < top_k) {
+      first.push_back(Json{{"flat_index", c.index},
+                           {"expected", num(c.expected)},
+                           {"actual", num(c.actual)},
+                           {"normalised_error", num(c.norm)}});
+    }
+  }
+  const bool complete = above_floor <= kMaxCandidates;
+  Json segments = Json::array();
+  for (int i = 0; i < kSegments; ++i) {
+    if (seg[static_cast<size_t>(i)] != 0) segments.push_back(i);
+  }
+  return Json{{"floor", num(floor)},
+              {"median_normalised_error", num(median)},
+              {"typical", num(typical)},
+              {"threshold", num(threshold)},
+              {"outliers", outliers},
+              {"outliers_complete", complete},
+              {"outlier_ratio", finite ? static_cast<double>(outliers) / finite : 0.0},
+              {"outliers_zero_actual", zero_actual},
+              {"outlier_segments", segments},
+              {"worst_outliers", first}};
+}
+
 // ---- results ----------------------------------------------------------------------------------
 
 Json index_of(uint64_t flat, const std::vector<int64_t>& shape) {
@@ -827,7 +941,7 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   // Splitting needs a cheap seek: mapped .npy and raw files have one; an .npz member might be
   // deflated, and the second half would first inflate the whole first half.
   const auto seekable = [](const TensorHeader& h) {
-    return h.format == "npy" || h.format == "raw";
+    return (h.format == "npy" || h.format == "raw") && !h.fortran;
   };
   const bool parallel =
       same_storage && he.count >= kParallelMin && !he.complex && seekable(he) && seekable(ha);
@@ -860,6 +974,12 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   m["mean_rel_error"] = num(acc.rel_count ? acc.sum_rel / acc.rel_count : 0);
   m["rel_error_excluded_zero_expected"] = acc.rel_zero_expected;
   m["rmse"] = num(nf ? std::sqrt(acc.sum_sq / nf) : 0);
+  const double rms_expected = nf ? std::sqrt(acc.ee / nf) : 0;
+  m["rms_expected"] = num(rms_expected);
+  // ||a - e|| / ||e||: the error relative to the tensor's scale, which rounding bounds even where
+  // single elements cancel to near zero.
+  m["norm_rel_error"] = rms_expected > 0 ? num(std::sqrt(acc.sum_sq / acc.ee)) : Json();
+  m["unit_roundoff"] = exact ? 0.0 : std::ldexp(1.0, -mantissa_bits(dtype) - 1);
   m["cosine_similarity"] = num(cosine);
   m["error_balance"] =
       nf ? std::fabs(static_cast<double>(acc.gt) - static_cast<double>(acc.lt)) / nf : 0.0;
@@ -942,6 +1062,33 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
            {"dtype_mismatch", he.logical != ha.logical}};
   if (acc.n == 0)
     out["reason"] = "empty tensors (shape " + shape_text(ha.shape) + "): nothing differs";
+  if (options.localise && !exact && acc.max_abs > 0) {
+    out["locality"] = localise(expected, actual, rms_expected, dtype, prm);
+    for (auto& w : out["locality"]["worst_outliers"]) {
+      w["index"] = index_of(w["flat_index"].get<uint64_t>(), ha.shape);
+    }
+  }
+  return out;
+}
+
+std::vector<double> read_values(const TensorSpec& spec, TensorHeader* header,
+                                uint64_t max_elements) {
+  auto s = std::make_unique<WidenedStream>(open_tensor(spec));
+  const TensorHeader& h = s->header();
+  if (h.count > max_elements) {
+    throw TensorError(h.source + ": " + std::to_string(h.count) +
+                      " elements; checks that need the " + "whole tensor in memory read at most " +
+                      std::to_string(max_elements));
+  }
+  std::vector<double> out(static_cast<size_t>(h.count));
+  for (uint64_t done = 0; done < h.count;) {
+    const uint8_t* p = nullptr;
+    const size_t n = s->next(&p, static_cast<size_t>(std::min<uint64_t>(kChunk, h.count - done)));
+    if (n == 0) throw TensorError(h.source + ": data ends early (truncated file)");
+    std::memcpy(out.data() + done, p, n * sizeof(double));
+    done += n;
+  }
+  if (header != nullptr) *header = h;
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tensor_reader.hpp"
 
@@ -22,6 +23,9 @@ struct CompareOptions {
   bool equal_nan = false;
   bool check_dtype = true;  // as assert_close: differing dtypes fail unless this is false
   size_t top_k = 10;
+  // When values differ, a second pass finds elements far off the tensor's own error level
+  // (result field `locality`).
+  bool localise = true;
   // Called with (elements done, total); returning false stops the pass (cancellation).
   std::function<bool(uint64_t, uint64_t)> progress;
 };
@@ -39,6 +43,11 @@ void validate_options(const CompareOptions& options);
 // worst [...], nonfinite_positions [...], histogram {...}, profile {...}.
 Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
                      const CompareOptions& options);
+
+// Every element of a tensor as double, in logical order, with its header; throws TensorError when
+// it holds more than max_elements (checks that gather or multiply need the whole tensor).
+std::vector<double> read_values(const TensorSpec& spec, TensorHeader* header,
+                                uint64_t max_elements);
 
 // torch.testing.assert_close default (rtol, atol) for a dtype; (0, 0) for integers and bool.
 std::pair<double, double> torch_default_tolerances(DType t);

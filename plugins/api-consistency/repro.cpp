@@ -227,6 +227,18 @@ def main():
     env["cpu_bytes_inputs_outputs"] = cpu_bytes
     declared = save(cpu[0], os.path.join(opts.out, "expected.npy"))
     case["expected"] = "expected.npy"
+    # The inputs let the triage judge index ties, linear-algebra residuals and formulas.
+    tensors = [a for a in args if isinstance(a, torch.Tensor)]
+    inputs = {}
+    for i, t in enumerate(tensors[:2]):
+        name = "input_%d.npy" % i
+        dt = save(t, os.path.join(opts.out, name))
+        inputs["input" if i == 0 else "B"] = {"path": name, "dtype": dt} if dt else name
+    if tensors:
+        inputs["A"] = inputs["input"]
+        case["inputs"] = inputs
+    if isinstance(KWARGS.get("dim"), int):
+        case["dim"] = KWARGS["dim"]
     runs = []
     try:
         for k in range(max(1, opts.runs)):

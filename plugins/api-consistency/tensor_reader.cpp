@@ -204,6 +204,75 @@ class SourceStream : public TensorStream {
   std::vector<uint8_t> swapped_;
 };
 
+// Fortran-ordered data read in logical (C) order. The element at C index (i0, ..., ik) sits at
+// item i0 + d0 * (i1 + d1 * (i2 + ...)) of the data, so the stream walks the C index and keeps the
+// Fortran offset in step. This needs random access: a mapped file is read in place (its pages are
+// not released behind the reader), a deflated member is inflated whole first, into exactly the
+// bytes its header declares. A complex item is its (re, im) pair, kept together.
+class FortranStream : public TensorStream {
+ public:
+  FortranStream(TensorHeader header, std::vector<int64_t> dims, const uint8_t* data,
+                std::shared_ptr<MappedFile> keep, std::vector<uint8_t> owned, bool swap)
+      : dims_(std::move(dims)),
+        keep_(std::move(keep)),
+        owned_(std::move(owned)),
+        data_(owned_.empty() ? data : owned_.data()),
+        swap_(swap) {
+    header_ = std::move(header);
+    per_item_ = header_.complex ? 2 : 1;
+    item_bytes_ = dtype_size(header_.storage) * per_item_;
+    remaining_ = header_.count / per_item_;
+    index_.assign(dims_.size(), 0);
+    stride_.assign(dims_.size(), 1);
+    for (size_t d = 1; d < dims_.size(); ++d) {
+      stride_[d] = stride_[d - 1] * static_cast<uint64_t>(dims_[d - 1]);
+    }
+  }
+  size_t next(const uint8_t** data, size_t max_elems) override {
+    if (remaining_ == 0) return 0;
+    const uint64_t items = std::min<uint64_t>(max_elems / per_item_, remaining_);
+    if (items == 0) {
+      throw std::logic_error(header_.source + ": complex data is read in whole (re, im) pairs");
+    }
+    buf_.resize(static_cast<size_t>(items) * item_bytes_);
+    for (uint64_t j = 0; j < items; ++j) {
+      std::memcpy(buf_.data() + j * item_bytes_, data_ + offset_ * item_bytes_, item_bytes_);
+      advance();
+    }
+    remaining_ -= items;
+    const size_t es = dtype_size(header_.storage);
+    if (swap_ && es > 1) {
+      for (size_t i = 0; i < buf_.size(); i += es)
+        std::reverse(buf_.begin() + i, buf_.begin() + i + es);
+    }
+    *data = buf_.data();
+    return static_cast<size_t>(items) * per_item_;
+  }
+
+ private:
+  void advance() {
+    for (size_t d = dims_.size(); d-- > 0;) {
+      offset_ += stride_[d];
+      if (++index_[d] < static_cast<uint64_t>(dims_[d])) return;
+      offset_ -= stride_[d] * index_[d];
+      index_[d] = 0;
+    }
+  }
+
+  std::vector<int64_t> dims_;
+  std::shared_ptr<MappedFile> keep_;
+  std::vector<uint8_t> owned_;
+  const uint8_t* data_;
+  bool swap_;
+  size_t per_item_ = 1;
+  size_t item_bytes_ = 0;
+  uint64_t remaining_ = 0;
+  uint64_t offset_ = 0;
+  std::vector<uint64_t> index_;
+  std::vector<uint64_t> stride_;
+  std::vector<uint8_t> buf_;
+};
+
 class MemoryStream : public TensorStream {
  public:
   MemoryStream(TensorHeader header, std::vector<double> values) : values_(std::move(values)) {
@@ -319,11 +388,9 @@ NpyHeader parse_npy_header(ByteSource& in, const std::string& src) {
 
 TensorHeader header_from_npy(const NpyHeader& h, const TensorSpec& spec, const std::string& src,
                              bool* swap) {
-  if (h.fortran) {
-    throw TensorError(src + ": fortran_order arrays are not read; save numpy.ascontiguousarray(x)");
-  }
   TensorHeader out;
   out.source = src;
+  out.fortran = h.fortran;
   out.shape = h.shape;
   std::string d = h.descr;
   const char order = d.empty() ? '<' : d[0];
@@ -430,7 +497,8 @@ std::vector<ZipEntry> zip_entries(const MappedFile& f) {
 
 std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, uint64_t begin,
                                               uint64_t length, bool deflated,
-                                              const TensorSpec& spec, const std::string& src) {
+                                              uint64_t inflated_size, const TensorSpec& spec,
+                                              const std::string& src) {
   std::unique_ptr<ByteSource> bytes;
   if (deflated) {
     bytes = std::make_unique<InflateSource>(file, begin, length, src);
@@ -441,14 +509,42 @@ std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, 
   bool swap = false;
   TensorHeader th = header_from_npy(h, spec, src, &swap);
   th.format = deflated || !spec.member.empty() ? "npz" : "npy";
+  const uint64_t need = th.count * dtype_size(th.storage);
+  if (th.fortran && deflated) {
+    // The archive's directory states the member's inflated size: never allocate beyond it.
+    if (need > inflated_size || inflated_size - need < h.data_offset) {
+      throw TensorError(src + ": header promises " + std::to_string(need) +
+                        " data bytes but the archive member inflates to " +
+                        std::to_string(inflated_size) +
+                        " bytes in all (corrupt archive); re-save it");
+    }
+    std::vector<uint8_t> whole(need);
+    for (uint64_t got = 0; got < need;) {
+      const uint8_t* p = nullptr;
+      const size_t want = static_cast<size_t>(std::min<uint64_t>(need - got, kInflateChunk));
+      const size_t n = bytes->read(&p, want);
+      if (n == 0) {
+        throw TensorError(src + ": data ends after " + std::to_string(got) + " of " +
+                          std::to_string(need) + " bytes (truncated archive); re-save it");
+      }
+      std::memcpy(whole.data() + got, p, n);
+      got += n;
+    }
+    return std::make_unique<FortranStream>(std::move(th), h.shape, nullptr, nullptr,
+                                           std::move(whole), swap);
+  }
   if (!deflated) {
-    const uint64_t need = th.count * dtype_size(th.storage);
     const uint64_t have = length - h.data_offset;
     if (have < need) {
       throw TensorError(src + ": header promises " + std::to_string(th.count) + " " +
                         std::string(dtype_name(th.storage)) + " elements (" + std::to_string(need) +
                         " bytes) but only " + std::to_string(have) +
                         " bytes follow (truncated file); re-save or re-copy it");
+    }
+    if (th.fortran) {
+      const uint8_t* data = file->data() + begin + h.data_offset;
+      return std::make_unique<FortranStream>(std::move(th), h.shape, data, file,
+                                             std::vector<uint8_t>{}, swap);
     }
   }
   return std::make_unique<SourceStream>(std::move(th), std::move(bytes), swap);
@@ -552,7 +648,7 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
     out = open_json(spec);
   } else if (format == "npy") {
     auto file = std::make_shared<MappedFile>(spec.path);
-    out = open_npy_region(file, 0, file->size(), false, spec, spec.path);
+    out = open_npy_region(file, 0, file->size(), false, file->size(), spec, spec.path);
   } else if (format == "npz") {
     auto file = std::make_shared<MappedFile>(spec.path);
     const auto entries = zip_entries(*file);
@@ -587,7 +683,7 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
     if (begin + hit->compressed > file->size()) {
       throw TensorError(spec.path + ":" + want + ": member data runs past the end (truncated)");
     }
-    out = open_npy_region(file, begin, hit->compressed, hit->method == 8, spec,
+    out = open_npy_region(file, begin, hit->compressed, hit->method == 8, hit->uncompressed, spec,
                           spec.path + ":" + want.substr(0, want.size() - 4));
   } else if (format == "raw") {
     const std::optional<DType> storage = spec.storage ? spec.storage : spec.dtype;

@@ -41,6 +41,7 @@ struct TensorHeader {
   std::vector<int64_t> shape;
   uint64_t count = 0;
   bool complex = false;  // complex input viewed as (real, imag) pairs: last axis of 2 appended
+  bool fortran = false;  // stored in Fortran order; the stream still yields logical (C) order
   std::string format;    // npy | npz | raw | json
   std::string source;    // path, plus ":member" for .npz
 };

@@ -88,6 +88,9 @@ struct Facts {
   std::map<std::string, double> numbers;
   std::map<std::string, std::string> words;
   std::map<std::string, std::vector<LogLine>> texts;
+  // Where a computed fact came from (a table row and its source, a check's numbers), shown as the
+  // condition's evidence.
+  std::map<std::string, std::string> notes;
 
   Fact get(const std::string& name) const {
     Fact f;
@@ -123,7 +126,98 @@ std::string fmt(double v) {
   return buf;
 }
 
-Facts build_facts(const TriageInput& in) {
+bool is_half_like(const std::string& dtype) { return dtype == "float16" || dtype == "bfloat16"; }
+
+// The first line of `lines` that the regex matches, or null.
+const LogLine* first_match(const std::vector<LogLine>& lines, const std::string& regex) {
+  if (regex.empty()) return nullptr;
+  const std::regex re(regex, std::regex::icase);
+  for (const LogLine& l : lines) {
+    if (std::regex_search(l.text, re)) return &l;
+  }
+  return nullptr;
+}
+
+std::string where(const LogLine& l) {
+  return l.source + ":" + std::to_string(l.line) + ": " + l.text.substr(0, 200);
+}
+
+// reduced_path_on: is the API's float32 path of reduced precision on for this chip? The text
+// decides where it sets the switch; the chip's default otherwise.
+void reduced_path_facts(const TriageInput& in, const RuleSet& rules, const std::string& chip,
+                        Facts& f) {
+  for (const ReducedPath& r : rules.reduced_paths) {
+    if (std::find(r.chips.begin(), r.chips.end(), chip) == r.chips.end()) continue;
+    auto g = rules.groups.find(r.group);
+    if (g == rules.groups.end() ||
+        std::find(g->second.begin(), g->second.end(), in.api) == g->second.end()) {
+      continue;
+    }
+    f.words["reduced_path"] = r.path;
+    const std::vector<LogLine>& text = f.texts["text"];
+    if (const LogLine* off = first_match(text, r.disable)) {
+      f.numbers["reduced_path_on"] = 0;
+      f.notes["reduced_path_on"] = r.path + " switched off: " + where(*off);
+    } else if (const LogLine* on = first_match(text, r.enable)) {
+      f.numbers["reduced_path_on"] = 1;
+      f.notes["reduced_path_on"] = r.path + " switched on: " + where(*on);
+    } else {
+      f.numbers["reduced_path_on"] = r.on_by_default;
+      f.notes["reduced_path_on"] = r.path + " is " + (r.on_by_default ? "on" : "off") +
+                                   " by default for " + r.group + " on " + chip + " (" + r.source +
+                                   ")";
+    }
+    return;
+  }
+  f.numbers["reduced_path_on"] = 0;
+  f.notes["reduced_path_on"] = "no reduced-precision path is known for " +
+                               (in.api.empty() ? std::string("this API") : in.api) + " on " + chip;
+}
+
+// Facts from the checks on the API's inputs (checks.hpp).
+void check_facts(const Json& checks, Facts& f) {
+  if (!checks.is_object()) return;
+  if (checks.contains("index_ties") && checks["index_ties"].contains("differing")) {
+    const Json& t = checks["index_ties"];
+    f.numbers["index_differing"] = as_number(t["differing"]);
+    f.numbers["index_ties"] = as_number(t["ties"]);
+    f.numbers["index_not_ties"] = as_number(t["not_ties"]);
+    const std::string n = "gathered " + t.value("input", std::string("input")) + " along dim " +
+                          t["dim"].dump() + ": " + t["differing"].dump() + " positions differ, " +
+                          t["ties"].dump() + " of them ties";
+    f.notes["index_ties"] = n;
+    f.notes["index_not_ties"] = n;
+  }
+  if (checks.contains("residual") && checks["residual"].contains("residual_ratio")) {
+    const Json& r = checks["residual"];
+    f.numbers["residual_ratio"] = as_number(r["residual_ratio"]);
+    f.numbers["residual_actual"] = as_number(r["residual_actual"]);
+    f.numbers["residual_expected"] = as_number(r["residual_expected"]);
+    f.numbers["condition_estimate"] = as_number(r["condition_estimate"]);
+    f.notes["residual_ratio"] = r.value("definition", std::string()) + ": device " +
+                                fmt(as_number(r["residual_actual"])) + ", golden " +
+                                fmt(as_number(r["residual_expected"])) + ", floor " +
+                                fmt(as_number(r["floor"])) + "; condition estimate " +
+                                fmt(as_number(r["condition_estimate"]));
+  }
+  if (checks.contains("formula") && checks["formula"].contains("systematic")) {
+    const Json& fm = checks["formula"];
+    f.numbers["formula_matched"] = fm["matched"].is_string();
+    f.numbers["formula_systematic"] = fm.value("systematic", false);
+    if (fm["smoothness"].is_number()) f.numbers["formula_smoothness"] = fm["smoothness"];
+    if (fm["matched"].is_string()) {
+      f.notes["formula_matched"] =
+          "the device output follows " + fm["matched"].get<std::string>() + " on the given input";
+    }
+    f.notes["formula_systematic"] =
+        "smoothness of the relative error in input order: " +
+        (fm["smoothness"].is_number() ? fmt(fm["smoothness"].get<double>()) : "n/a") +
+        " (rounding noise about 1, a formula well below 0.25) over " + fm["samples"].dump() +
+        " elements";
+  }
+}
+
+Facts build_facts(const TriageInput& in, const RuleSet& rules, const std::string& chip) {
   Facts f;
   const Json& c = in.primary;
   bool any_shape = false, any_dtype = false;
@@ -157,6 +251,18 @@ Facts build_facts(const TriageInput& in) {
       f.numbers["cosine"] = as_number(m["cosine_similarity"]);
       f.numbers["error_balance"] = as_number(m["error_balance"]);
       f.numbers["ulp_mean"] = as_number(m["ulp_mean"]);
+      f.numbers["ulp_max"] = as_number(m["ulp_max"]);
+      f.numbers["rms_expected"] = as_number(m["rms_expected"]);
+      if (m.contains("norm_rel_error") && m["norm_rel_error"].is_number()) {
+        f.numbers["norm_rel_error"] = m["norm_rel_error"];
+        const double u = as_number(m["unit_roundoff"]);
+        if (u > 0) {
+          f.numbers["norm_rel_units"] = m["norm_rel_error"].get<double>() / u;
+          f.notes["norm_rel_units"] =
+              "||a - e|| / ||e|| = " + fmt(m["norm_rel_error"].get<double>()) +
+              ", unit roundoff of " + c.value("dtype", "") + " = " + fmt(u);
+        }
+      }
       f.numbers["max_abs_expected"] = as_number(m["max_abs_expected"]);
       const Json& nan = m["nan"];
       const Json& inf = m["inf"];
@@ -173,6 +279,33 @@ Facts build_facts(const TriageInput& in) {
           as_number(nan["position_mismatches"]) + as_number(inf["position_mismatches"]);
       f.numbers["nonfinite_actual_only"] = (nan_a - nan_b) + (inf_a - inf_m);
       f.numbers["nonfinite_expected_only"] = (nan_e - nan_b) + (inf_e - inf_m);
+    }
+    f.numbers["low_precision"] = is_half_like(c.value("dtype", ""));
+    if (c.contains("expected") && c["expected"].is_object()) {
+      const auto e = parse_dtype(c["expected"].value("dtype", ""));
+      const auto a = parse_dtype(c.value("dtype", ""));
+      f.numbers["golden_wider"] =
+          e && a && is_float(*e) && is_float(*a) && mantissa_bits(*e) > mantissa_bits(*a);
+    }
+    if (c.contains("locality")) {
+      const Json& l = c["locality"];
+      f.numbers["outliers"] = as_number(l["outliers"]);
+      f.numbers["outlier_ratio"] = as_number(l["outlier_ratio"]);
+      f.numbers["outliers_zero_actual"] = as_number(l["outliers_zero_actual"]);
+      std::string where_text;
+      for (const auto& w : l["worst_outliers"]) {
+        if (where_text.size() > 160) break;
+        where_text += (where_text.empty() ? "" : "; ") + w["index"].dump() + " expected " +
+                      w["expected"].dump() + " actual " + w["actual"].dump();
+      }
+      f.notes["outliers"] = l["outliers"].dump() + " elements beyond " +
+                            fmt(as_number(l["threshold"])) + " normalised error (median " +
+                            fmt(as_number(l["median_normalised_error"])) + "), in segments " +
+                            l["outlier_segments"].dump() + " of 64" +
+                            (where_text.empty() ? "" : ": " + where_text);
+    } else {
+      f.numbers["outliers"] = 0;
+      f.numbers["outlier_ratio"] = 0;
     }
     if (c.contains("standards")) {
       for (const char* s : {"torch", "torch_npu", "msprobe", "ops"}) {
@@ -203,6 +336,8 @@ Facts build_facts(const TriageInput& in) {
   f.texts["text"] = std::move(text);
   f.texts["description"] =
       std::vector<LogLine>(f.texts["text"].begin(), f.texts["text"].begin() + no);
+  reduced_path_facts(in, rules, chip, f);
+  check_facts(in.checks, f);
   return f;
 }
 
@@ -263,6 +398,7 @@ Evaluated evaluate(const Condition& c, const Facts& facts, const RuleSet& rules)
     }
     const double lhs = f.number;
     ev["value"] = std::isnan(lhs) ? Json("nan") : Json(lhs);
+    if (auto n = facts.notes.find(c.fact); n != facts.notes.end()) ev["evidence"] = n->second;
     if (c.op == "==") out.holds = lhs == rhs;
     if (c.op == "!=") out.holds = lhs != rhs;
     if (c.op == "<") out.holds = lhs < rhs;
@@ -359,6 +495,34 @@ RuleSet load_rules(std::string_view yaml_text, const std::string& origin) {
       for (const auto& v : kv.second) g.push_back(v.as<std::string>());
     }
   }
+  if (root["reduced_precision"]) {
+    for (const auto& n : root["reduced_precision"]) {
+      ReducedPath r;
+      const std::string where_text = origin + ": reduced_precision entry";
+      if (!n["chips"] || !n["group"] || !n["path"] || !n["default"] || !n["source"]) {
+        throw std::runtime_error(where_text + " needs chips, group, path, default and source");
+      }
+      for (const auto& c : n["chips"]) r.chips.push_back(c.as<std::string>());
+      r.group = n["group"].as<std::string>();
+      r.path = n["path"].as<std::string>();
+      r.on_by_default = n["default"].as<bool>();
+      r.source = n["source"].as<std::string>();
+      r.enable = n["enable"] ? n["enable"].as<std::string>() : "";
+      r.disable = n["disable"] ? n["disable"].as<std::string>() : "";
+      for (const std::string* re : {&r.enable, &r.disable}) {
+        try {
+          std::regex probe(*re, std::regex::icase);
+        } catch (const std::regex_error& e) {
+          throw std::runtime_error(where_text + " (" + r.group + "): regex '" + *re +
+                                   "' is invalid: " + e.what());
+        }
+      }
+      if (rs.groups.count(r.group) == 0) {
+        throw std::runtime_error(where_text + ": group '" + r.group + "' is not in api_groups");
+      }
+      rs.reduced_paths.push_back(std::move(r));
+    }
+  }
   if (!root["symptoms"] || !root["rules"]) {
     throw std::runtime_error(origin + ": needs 'symptoms' and 'rules' lists");
   }
@@ -447,8 +611,8 @@ Json AclnnMap::lookup(const std::string& api) const {
 }
 
 Json triage(const TriageInput& in, const RuleSet& rules, const AclnnMap& aclnn) {
-  const Facts facts = build_facts(in);
   const std::string chip = in.chip.empty() ? rules.default_chip : in.chip;
+  const Facts facts = build_facts(in, rules, chip);
   Json out;
   out["chip"] = chip;
   Json fired = Json::array();

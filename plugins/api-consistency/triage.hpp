@@ -43,7 +43,20 @@ struct Rule {
   std::map<std::string, Variant> variants;
 };
 
+// A float32 matmul/conv path of reduced precision (HF32, TF32, float16 Cube), per chip and API
+// group: whether it is on by default, and the text that switches it on or off.
+struct ReducedPath {
+  std::vector<std::string> chips;
+  std::string group;
+  std::string path;
+  bool on_by_default = false;
+  std::string source;
+  std::string enable;   // regex over the case text; empty: nothing enables it
+  std::string disable;  // regex over the case text; empty: nothing disables it
+};
+
 struct RuleSet {
+  std::vector<ReducedPath> reduced_paths;
   std::string default_chip;
   std::vector<std::string> chips;
   std::map<std::string, std::vector<std::string>> groups;
@@ -81,6 +94,8 @@ struct TriageInput {
   std::string api;
   std::string chip;
   bool per_op = false;  // tensors are per-operator dumps in execution order
+  // Evidence from the API's inputs (checks.hpp): {index_ties, residual, formula}, each optional.
+  Json checks;
 };
 
 // {symptom, secondary_symptoms, exit, cause, conclusion, decided_by, rules_fired[{id, pass,

@@ -75,7 +75,11 @@ TEST_CASE("repro: run on device cpu, the case it writes compares and triages as 
        "float16"},
       {json{{"api", "torch.matmul"},
             {"args", json::array({json{{"shape", {4, 6}}}, json{{"shape", {6, 2}}}})}},
-       "float32"}};
+       "float32"},
+      {json{{"api", "torch.argsort"},
+            {"args", json::array({json{{"shape", {5, 9}}, {"low", 0}, {"high", 3}}})},
+            {"kwargs", json{{"dim", 1}}}},
+       "int64"}};
   int i = 0;
   for (const Api& api : apis) {
     json req = api.request;
@@ -102,5 +106,9 @@ TEST_CASE("repro: run on device cpu, the case it writes compares and triages as 
     CHECK(c["runs"]["differ"] == false);
     CHECK(c["triage"]["exit"] == "not_defect");
     CHECK(c["environment"]["device"] == "cpu");
+    // The inputs are saved beside the outputs, so the triage can gather, multiply or evaluate.
+    const json case_file = json::parse(apic_test::read_file(case_dir + "/case.json"));
+    CHECK(case_file["inputs"].contains("input"));
+    if (api.request["api"] == "torch.argsort") CHECK(case_file["dim"] == 1);
   }
 }

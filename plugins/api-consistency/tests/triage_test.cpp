@@ -116,21 +116,69 @@ TEST_CASE("triage: the rule file parses and every rule names a known exit") {
                     Catch::Contains("'a =~ 1'"));
 }
 
-TEST_CASE("triage: chip variants change the decision for the same numbers") {
-  // The same TF32-level matmul error is expected on Ascend910A (fp16 Cube) but not on Ascend910B
-  // without HF32 enabled: covered by fp32_matmul_910a and matmul_910b_no_hf32; here the variant is
-  // reported in the fired rule.
+namespace {
+
+// The condition of `rule` on `fact` in a triage result, or null.
+json condition_of(const json& triage, const std::string& rule, const std::string& fact) {
+  for (const auto& r : triage["rules_fired"]) {
+    if (r["id"] != rule) continue;
+    for (const auto& c : r["conditions"]) {
+      if (c["condition"].get<std::string>().rfind(fact + " ", 0) == 0) return c;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("triage: the chip's reduced-precision defaults decide, with their source as evidence") {
+  // The same TF32-level matmul error is expected on Ascend910A (fp16 Cube) but not on Ascend910B,
+  // where matmul HF32 is off by default: covered by fp32_matmul_910a and matmul_910b_no_hf32;
+  // here the evidence names the path, the default and where it comes from.
   Scenarios& s = scenarios();
   json c = s.by_id["fp32_matmul_910a"]["case"];
   for (auto& key : {"expected", "actual"}) c[key] = s.dir / c[key].get<std::string>();
-  const json out = skillrt::apic::run_request(c, skillrt::apic::embedded_knowledge(), {});
-  bool variant = false;
-  for (const auto& r : out["cases"][0]["triage"]["rules_fired"]) {
-    if (r.value("variant", "") == "Ascend910A") variant = true;
-  }
-  CHECK(variant);
-  CHECK(out["cases"][0]["triage"]["conclusion"].get<std::string>().find("float16") !=
+  json out = skillrt::apic::run_request(c, skillrt::apic::embedded_knowledge(), {});
+  json cond =
+      condition_of(out["cases"][0]["triage"], "R41-reduced-precision-matmul", "reduced_path_on");
+  REQUIRE(cond.is_object());
+  CHECK(cond["evidence"].get<std::string>().find("float16 Cube is on by default") !=
         std::string::npos);
+  CHECK(cond["evidence"].get<std::string>().find("Ascend910A") != std::string::npos);
+  // On Ascend910B a conv is on HF32 by default; the user's switch turns it off.
+  c["chip"] = "Ascend910B";
+  c["api"] = "torch.nn.functional.conv2d";
+  out = skillrt::apic::run_request(c, skillrt::apic::embedded_knowledge(), {});
+  CHECK(out["cases"][0]["triage"]["decided_by"] == "R41-reduced-precision-matmul");
+  c["description"] = "torch.npu.conv.allow_hf32 = False";
+  out = skillrt::apic::run_request(c, skillrt::apic::embedded_knowledge(), {});
+  CHECK(out["cases"][0]["triage"]["exit"] == "operator");
+}
+
+TEST_CASE("triage: rule variants replace conditions and conclusion per chip") {
+  const auto rules = skillrt::apic::load_rules(R"(
+default_chip: A
+symptoms:
+  - {id: S, symptom: p, when: ["dtype == float32"]}
+rules:
+  - id: R
+    symptom: p
+    exit: not_defect
+    conclusion: base
+    when: ["dtype == float16"]
+    variants:
+      B: {when: ["dtype == float32"], conclusion: on B}
+)",
+                                               "variants.yaml");
+  skillrt::apic::TriageInput in;
+  in.primary = json{{"verdict", "fail"}, {"dtype", "float32"}};
+  in.chip = "B";
+  json t = skillrt::apic::triage(in, rules, skillrt::apic::embedded_knowledge().aclnn);
+  CHECK(t["decided_by"] == "R");
+  CHECK(t["conclusion"] == "on B");
+  in.chip = "A";
+  t = skillrt::apic::triage(in, rules, skillrt::apic::embedded_knowledge().aclnn);
+  CHECK(t["exit"] == "undetermined");
 }
 
 TEST_CASE("aclnn map: declared exec names, inferred names and unknown APIs") {
