@@ -6,6 +6,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <map>
 #include <queue>
 #include <stdexcept>
 #include <thread>
@@ -112,6 +113,21 @@ struct Worst {
   bool operator<(const Worst& o) const { return abs_err > o.abs_err; }  // min-heap on abs_err
 };
 
+// Localisation (see "localisation" below): elements whose error relative to |expected| exceeds
+// kOutlierFloor and that fail the active isclose rule are kept as candidates during the pass, with
+// a joint histogram of the binary exponents of |a - e| and |e|; the tensor's error level and the
+// outliers are decided after the pass, when rms(expected) is known.
+constexpr double kOutlierFloor = 1.0 / 32;
+constexpr size_t kMaxCandidates = size_t{1} << 16;
+constexpr int kExpLow = kHistLow;  // |e| exponent bins share the error histogram's range
+constexpr int kExpBins = kHistBins;
+
+struct Candidate {
+  uint64_t index;
+  double expected;
+  double actual;
+};
+
 struct Acc {
   uint64_t n = 0;
   uint64_t n_finite = 0;
@@ -133,6 +149,9 @@ struct Acc {
   uint64_t ulp_over = 0;
   std::array<uint64_t, kHistBins> hist{};
   uint64_t hist_zero = 0;
+  std::vector<uint64_t> hist2 = std::vector<uint64_t>(static_cast<size_t>(kHistBins * kExpBins));
+  std::vector<Candidate> candidates;
+  uint64_t candidates_dropped = 0;
   std::array<double, kSegments> seg_max{};
   std::array<uint64_t, kSegments> seg_mismatch{};
   std::priority_queue<Worst> worst;
@@ -218,7 +237,8 @@ void accumulate(const LE& le, const LA& la, const uint8_t* pe, const uint8_t* pa
       const double ops = d / (ae + 1e-7);
       acc.ops_sum += ops;
       if (ops > acc.ops_max) acc.ops_max = ops;
-      const int ex = std::max(exponent_of(e), prm.ulp_min_exp);
+      const int e_exp = exponent_of(e);
+      const int ex = std::max(e_exp, prm.ulp_min_exp);
       const double ulp = d * pow2(prm.ulp_mantissa - ex);
       acc.ulp_sum += ulp;
       if (ulp > acc.ulp_max) acc.ulp_max = ulp;
@@ -228,6 +248,15 @@ void accumulate(const LE& le, const LA& la, const uint8_t* pe, const uint8_t* pa
       } else {
         const int b = std::min(std::max(exponent_of(d), kHistLow), kHistHigh) - kHistLow;
         ++acc.hist[static_cast<size_t>(b)];
+        const int be = std::min(std::max(e_exp, kExpLow), kExpLow + kExpBins - 1) - kExpLow;
+        ++acc.hist2[static_cast<size_t>(b * kExpBins + be)];
+        if (mis && d > kOutlierFloor * ae) {
+          if (acc.candidates.size() < kMaxCandidates) {
+            acc.candidates.push_back(Candidate{base + i, e, a});
+          } else {
+            ++acc.candidates_dropped;
+          }
+        }
       }
       if (d > acc.worst_threshold && d > 0) {
         acc.worst.push(Worst{d, base + i, e, a});
@@ -441,6 +470,15 @@ void merge(Acc& into, Acc& from, size_t top_k) {
   into.ulp_over += from.ulp_over;
   for (size_t k = 0; k < into.hist.size(); ++k) into.hist[k] += from.hist[k];
   into.hist_zero += from.hist_zero;
+  for (size_t k = 0; k < into.hist2.size(); ++k) into.hist2[k] += from.hist2[k];
+  for (const Candidate& c : from.candidates) {
+    if (into.candidates.size() < kMaxCandidates) {
+      into.candidates.push_back(c);
+    } else {
+      ++into.candidates_dropped;
+    }
+  }
+  into.candidates_dropped += from.candidates_dropped;
   for (size_t k = 0; k < into.seg_max.size(); ++k) {
     into.seg_max[k] = std::max(into.seg_max[k], from.seg_max[k]);
     into.seg_mismatch[k] += from.seg_mismatch[k];
@@ -500,40 +538,97 @@ bool run_parallel(const TensorSpec& expected, const TensorSpec& actual, TensorSt
 
 // ---- localisation -------------------------------------------------------------------------------
 
-// A second pass, run only when values differ: each element's error is measured against the
-// tensor's own error level, so that a few gross errors are not averaged away by many good
-// elements (a kernel that skips a tile, or writes one wrong value, passes count-based standards).
+Json num(double v);
+
+// Finds elements far off the tensor's own error level, so that a few gross errors are not averaged
+// away by many good elements (a kernel that skips a tile, or writes one wrong value, passes
+// count-based standards).
 //
 // The normalised error of an element is |a - e| / max(|e|, floor), with floor = rms(expected) / 8:
 // relative error for ordinary elements, and error relative to the tensor's scale where a sum
 // cancels to near zero (there the absolute error, not the relative one, is what rounding bounds).
-// An outlier is an element whose normalised error exceeds both 2^-5 and 64 times the median (at
-// least the dtype's unit roundoff), and that fails the active isclose rule.
-constexpr double kOutlierFloor = 1.0 / 32;
+// An outlier is an element whose normalised error exceeds 2^-5 and 64 times the median (at least
+// the dtype's unit roundoff), or 0.25 whatever the median, and that fails the active isclose rule.
 constexpr double kOutlierFactor = 64;
-constexpr size_t kMaxCandidates = size_t{1} << 16;
-constexpr int kNormLow = -64;
-constexpr int kNormHigh = 16;
+// However noisy the tensor, an element off by more than a quarter of itself (or of the floor) is an
+// outlier: for bfloat16, 64 times a median near 2^-7 would otherwise let an unwritten tile through.
+constexpr double kOutlierCeiling = 0.25;
 
-struct Candidate {
-  uint64_t index;
-  double norm;
-  double expected;
-  double actual;
-};
+// The median normalised error from the pass's joint exponent histogram (upper edge of the bin the
+// median falls in: |a - e| and |e| are each known within a factor of 2).
+double median_normalised(const Acc& acc, double floor) {
+  const uint64_t finite = acc.n_finite;
+  uint64_t seen = acc.hist_zero;
+  if (seen * 2 >= finite) return 0;
+  const int f_exp = exponent_of(floor);
+  std::map<int, uint64_t> by_exp;
+  for (int b = 0; b < kHistBins; ++b) {
+    for (int be = 0; be < kExpBins; ++be) {
+      const uint64_t n = acc.hist2[static_cast<size_t>(b * kExpBins + be)];
+      if (n != 0) by_exp[(b + kHistLow) - std::max(be + kExpLow, f_exp) + 1] += n;
+    }
+  }
+  for (const auto& [exp2, n] : by_exp) {
+    seen += n;
+    if (seen * 2 >= finite) return std::ldexp(1.0, exp2);
+  }
+  return 0;
+}
 
-Json num(double v);
+Json summarise_locality(std::vector<Candidate> candidates, double floor, double median,
+                        DType dtype, const Params& prm, uint64_t total, bool second_pass) {
+  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
+  const double typical = std::max(median, unit);
+  const double threshold =
+      std::min(kOutlierCeiling, std::max(kOutlierFloor, kOutlierFactor * typical));
+  const auto norm = [&](const Candidate& c) {
+    return std::fabs(c.actual - c.expected) / std::max(std::fabs(c.expected), floor);
+  };
+  std::sort(candidates.begin(), candidates.end(),
+            [&](const Candidate& x, const Candidate& y) { return norm(x) > norm(y); });
+  uint64_t outliers = 0, zero_actual = 0;
+  std::array<uint64_t, kSegments> seg{};
+  Json first = Json::array();
+  for (const Candidate& c : candidates) {
+    const double n = norm(c);
+    if (n <= threshold) break;
+    ++outliers;
+    zero_actual += c.actual == 0 && c.expected != 0;
+    ++seg[static_cast<size_t>(c.index * kSegments / std::max<uint64_t>(total, 1))];
+    if (first.size() < prm.top_k) {
+      first.push_back(Json{{"flat_index", c.index},
+                           {"expected", num(c.expected)},
+                           {"actual", num(c.actual)},
+                           {"normalised_error", num(n)}});
+    }
+  }
+  Json segments = Json::array();
+  for (int i = 0; i < kSegments; ++i) {
+    if (seg[static_cast<size_t>(i)] != 0) segments.push_back(i);
+  }
+  return Json{{"floor", num(floor)},
+              {"median_normalised_error", num(median)},
+              {"typical", num(typical)},
+              {"threshold", num(threshold)},
+              {"outliers", outliers},
+              {"outlier_ratio", total ? static_cast<double>(outliers) / total : 0.0},
+              {"outliers_zero_actual", zero_actual},
+              {"outlier_segments", segments},
+              {"worst_outliers", first},
+              {"second_pass", second_pass}};
+}
 
-Json localise(const TensorSpec& expected, const TensorSpec& actual, double rms_expected,
-              DType dtype, const Params& prm) {
-  const size_t top_k = prm.top_k;
+// More candidates than the pass keeps: a second pass over the files with the floor known keeps
+// only true outliers (still at most kMaxCandidates of them listed; the count is exact).
+Json localise_again(const TensorSpec& expected, const TensorSpec& actual, double floor,
+                    double median, DType dtype, const Params& prm, uint64_t total) {
   auto se = std::make_unique<WidenedStream>(open_tensor(expected));
   auto sa = std::make_unique<WidenedStream>(open_tensor(actual));
-  const uint64_t total = se->header().count;
-  const double floor = std::max(rms_expected / 8, std::ldexp(1.0, min_normal_exponent(dtype)));
-  std::array<uint64_t, kNormHigh - kNormLow + 1> hist{};
-  uint64_t zero = 0, finite = 0, above_floor = 0;
-  std::vector<Candidate> candidates;
+  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
+  const double threshold = std::min(
+      kOutlierCeiling, std::max(kOutlierFloor, kOutlierFactor * std::max(median, unit)));
+  std::vector<Candidate> kept;
+  uint64_t count = 0;
   for (uint64_t done = 0; done < total;) {
     const uint8_t* pe = nullptr;
     const uint8_t* pa = nullptr;
@@ -546,70 +641,18 @@ Json localise(const TensorSpec& expected, const TensorSpec& actual, double rms_e
       std::memcpy(&e, pe + 8 * i, 8);
       std::memcpy(&a, pa + 8 * i, 8);
       if (!std::isfinite(e) || !std::isfinite(a)) continue;
-      ++finite;
-      const double n = std::fabs(a - e) / std::max(std::fabs(e), floor);
-      if (n == 0) {
-        ++zero;
+      const double d = std::fabs(a - e);
+      if (d / std::max(std::fabs(e), floor) <= threshold || d <= prm.atol + prm.rtol * std::fabs(e))
         continue;
-      }
-      const int b = std::min(std::max(exponent_of(n), kNormLow), kNormHigh) - kNormLow;
-      ++hist[static_cast<size_t>(b)];
-      // An outlier also fails the active isclose rule: values that tiny tensors pass by atol
-      // are never flagged.
-      if (n > kOutlierFloor && std::fabs(a - e) > prm.atol + prm.rtol * std::fabs(e)) {
-        ++above_floor;
-        if (candidates.size() < kMaxCandidates) candidates.push_back({done + i, n, e, a});
-      }
+      ++count;
+      if (kept.size() < kMaxCandidates) kept.push_back(Candidate{done + i, e, a});
     }
     done += want;
   }
-  // Median of the normalised error, zeros included, at the upper edge of its binary bin.
-  double median = 0;
-  uint64_t seen = zero;
-  if (seen * 2 < finite) {
-    for (size_t b = 0; b < hist.size(); ++b) {
-      seen += hist[b];
-      if (seen * 2 >= finite) {
-        median = std::ldexp(1.0, static_cast<int>(b) + kNormLow + 1);
-        break;
-      }
-    }
-  }
-  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
-  const double typical = std::max(median, unit);
-  const double threshold = std::max(kOutlierFloor, kOutlierFactor * typical);
-  uint64_t outliers = 0, zero_actual = 0;
-  std::array<uint64_t, kSegments> seg{};
-  Json first = Json::array();
-  std::sort(candidates.begin(), candidates.end(),
-            [](const Candidate& x, const Candidate& y) { return x.norm > y.norm; });
-  for (const Candidate& c : candidates) {
-    if (c.norm <= threshold) continue;
-    ++outliers;
-    zero_actual += c.actual == 0 && c.expected != 0;
-    ++seg[static_cast<size_t>(c.index * kSegments / std::max<uint64_t>(total, 1))];
-    if (first.size() < top_k) {
-      first.push_back(Json{{"flat_index", c.index},
-                           {"expected", num(c.expected)},
-                           {"actual", num(c.actual)},
-                           {"normalised_error", num(c.norm)}});
-    }
-  }
-  const bool complete = above_floor <= kMaxCandidates;
-  Json segments = Json::array();
-  for (int i = 0; i < kSegments; ++i) {
-    if (seg[static_cast<size_t>(i)] != 0) segments.push_back(i);
-  }
-  return Json{{"floor", num(floor)},
-              {"median_normalised_error", num(median)},
-              {"typical", num(typical)},
-              {"threshold", num(threshold)},
-              {"outliers", outliers},
-              {"outliers_complete", complete},
-              {"outlier_ratio", finite ? static_cast<double>(outliers) / finite : 0.0},
-              {"outliers_zero_actual", zero_actual},
-              {"outlier_segments", segments},
-              {"worst_outliers", first}};
+  Json out = summarise_locality(std::move(kept), floor, median, dtype, prm, total, true);
+  out["outliers"] = count;
+  out["outlier_ratio"] = total ? static_cast<double>(count) / total : 0.0;
+  return out;
 }
 
 // ---- results ----------------------------------------------------------------------------------
@@ -1063,7 +1106,12 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   if (acc.n == 0)
     out["reason"] = "empty tensors (shape " + shape_text(ha.shape) + "): nothing differs";
   if (options.localise && !exact && acc.max_abs > 0) {
-    out["locality"] = localise(expected, actual, rms_expected, dtype, prm);
+    const double floor = std::max(rms_expected / 8, std::ldexp(1.0, min_normal_exponent(dtype)));
+    const double median = median_normalised(acc, floor);
+    out["locality"] =
+        acc.candidates_dropped == 0
+            ? summarise_locality(std::move(acc.candidates), floor, median, dtype, prm, acc.n, false)
+            : localise_again(expected, actual, floor, median, dtype, prm, acc.n);
     for (auto& w : out["locality"]["worst_outliers"]) {
       w["index"] = index_of(w["flat_index"].get<uint64_t>(), ha.shape);
     }
