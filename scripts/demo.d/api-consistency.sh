@@ -20,6 +20,20 @@ for c in r["cases"]:
 print("summary:", r["summary"]["exits"])' "$ac_tmp/out.json"
   sed -n '1,14p' "$ac_tmp/reports/fp16_overflow_intermediate/分析结论.md"
   echo
+  echo "--- api-consistency: real output pairs (held-out set): defaults, ties, residuals, formulas, planted faults ---"
+  pairs="$here/plugins/api-consistency/tests/data/real_pairs/heldout/manifest.json"
+  step "$bin" run api-consistency --quiet --input "{\"manifest\": \"$pairs\"}" --output "$ac_tmp/pairs.json"
+  /usr/bin/python3 -c 'import json,sys
+r = json.load(open(sys.argv[1]))
+want = {c["id"]: c["expect"] for c in json.load(open(sys.argv[2]))["cases"]}
+right = 0
+for c in r["cases"]:
+    t = c["triage"]
+    w = want[c["id"]]
+    right += t["exit"] == w["exit"]
+    print("%-40s %-11s %-18s %-28s expected %s" % (c["id"], t["exit"], t["cause"], t["decided_by"], w["exit"]))
+print("exit as expected: %d of %d" % (right, len(r["cases"])))' "$ac_tmp/pairs.json" "$pairs"
+  echo
   echo "--- api-consistency: reproduction script, run with device cpu, then compared ---"
   step "$bin" run api-consistency --quiet --input "{\"reproduce\": {\"api\": \"torch.add\", \"args\": [{\"shape\": [4, 8], \"dtype\": \"bfloat16\"}, {\"shape\": [4, 8], \"dtype\": \"bfloat16\"}], \"seed\": 1}, \"output_dir\": \"$ac_tmp/repro\"}" --output "$ac_tmp/repro.json"
   step /usr/bin/python3 "$ac_tmp/repro/repro_torch.add.py" --device cpu --out "$ac_tmp/repro/out"
