@@ -8,11 +8,12 @@ namespace skillrt::ci_fix {
 
 int class_priority(const std::string& klass) {
   static const std::map<std::string, int> kOrder = {
-      {"blank-lines", 0},  {"final-newline", 1},  {"indentation", 2},
-      {"clang-format", 3}, {"token-spacing", 4},  {"trailing-whitespace", 5},
-      {"line-endings", 6}, {"comment-format", 7}, {"comment-typos", 8}};
+      {"blank-lines", 0},         {"final-newline", 1},  {"indentation", 2},
+      {"clang-format", 3},        {"token-spacing", 4},  {"trailing-whitespace", 5},
+      {"line-endings", 6},        {"comment-format", 7}, {"comment-typos", 8},
+      {"continuation-layout", 9}, {"string-escapes", 10}};
   auto it = kOrder.find(klass);
-  return it == kOrder.end() ? 9 : it->second;
+  return it == kOrder.end() ? 11 : it->second;
 }
 
 namespace {
@@ -1206,6 +1207,262 @@ void prepare_context(FileContext* ctx) {
   }
 }
 
+// ---- continuation lines ------------------------------------------------------------------------
+
+// Where each flagged continuation row should start, computed the way pycodestyle measures it:
+// inside a bracket with a token after it on the opening row, rows align with that token (visual
+// indent); inside a bracket that ends its row, rows hang 4 columns past the opening row's indent
+// (8 past the statement when a row would sit at the indent of the block the statement opens,
+// E125/E129, which pycodestyle accepts for any row), or at the hang an
+// earlier row of the same bracket set; a closing bracket goes back to the opening row's indent
+// (E123) or, for E124, to the visual indent. Rows that hang from a moved row move with it, so
+// the layout below a moved bracket stays as it was. Only leading blanks of rows inside brackets
+// change, which changes no token.
+struct ContinuationPlan {
+  std::map<uint32_t, int> delta;            // row -> columns to add (rows that change)
+  std::map<uint32_t, std::string> refused;  // flagged row -> why it is left alone
+};
+
+bool is_open_bracket(std::string_view t) { return t == "(" || t == "[" || t == "{"; }
+bool is_close_bracket(std::string_view t) { return t == ")" || t == "]" || t == "}"; }
+
+ContinuationPlan plan_continuation(const FileContext& ctx) {
+  ContinuationPlan plan;
+  std::map<uint32_t, std::string> flagged(ctx.continuation.begin(), ctx.continuation.end());
+  const auto& toks = ctx.tokens->tokens;
+  const auto col_of = [&](const Token& t) {
+    return static_cast<int>(
+        char_count(ctx.text.substr(ctx.lines->start(t.line), t.begin - ctx.lines->start(t.line))));
+  };
+  struct Open {
+    uint32_t row;
+    int visual = -1;    // new column of the first token after the bracket on its row, or -1
+    int hang = -1;      // hang (new columns past the opening row's indent) the bracket's rows use
+    int old_hang = -1;  // old column of the bracket's first hanging row: rows aligned with it
+    int new_hang = -1;  // follow it to its new column
+  };
+  size_t k = 0;
+  while (k < toks.size()) {
+    // One logical line: tokens up to NEWLINE, without INDENT/DEDENT.
+    size_t begin = k;
+    while (k < toks.size() && toks[k].kind != TokKind::kNewline && toks[k].kind != TokKind::kEnd) {
+      ++k;
+    }
+    size_t end = k;
+    ++k;
+    std::vector<size_t> line_toks;
+    for (size_t i = begin; i < end; ++i) {
+      TokKind kd = toks[i].kind;
+      if (kd == TokKind::kIndent || kd == TokKind::kDedent || kd == TokKind::kNl ||
+          kd == TokKind::kBom || toks[i].end == toks[i].begin) {
+        continue;
+      }
+      line_toks.push_back(i);
+    }
+    if (line_toks.empty()) continue;
+    const uint32_t first_row = toks[line_toks.front()].line;
+    const uint32_t last_row = toks[line_toks.back()].line;
+    if (first_row == last_row) continue;
+    const int indent_level = col_of(toks[line_toks.front()]);
+    bool opens_block = false;
+    for (size_t j = line_toks.size(); j-- > 0;) {
+      const Token& t = toks[line_toks[j]];
+      if (t.kind == TokKind::kComment || t.kind == TokKind::kDirectiveComment) continue;
+      opens_block = t.kind == TokKind::kOp && ctx.text.substr(t.begin, t.end - t.begin) == ":";
+      break;
+    }
+    std::map<uint32_t, int> delta;       // rows of this logical line
+    std::map<uint32_t, int> row_indent;  // old column of each row's first token
+    std::vector<Open> stack;
+    Open backslash{first_row};
+    std::string problem;  // set when this logical line cannot be changed safely
+    uint32_t row = first_row;
+    row_indent[first_row] = indent_level;
+    delta[first_row] = 0;
+    for (size_t j = 0; j < line_toks.size(); ++j) {
+      const Token& t = toks[line_toks[j]];
+      const std::string_view text = ctx.text.substr(t.begin, t.end - t.begin);
+      if (t.line != row) {
+        row = t.line;
+        const int old_col = col_of(t);
+        row_indent[row] = old_col;
+        const bool in_string = ctx.line_kinds[row - 1] == LineKind::kInToken;
+        auto fl = flagged.find(row);
+        if (in_string) {
+          delta[row] = 0;
+          if (fl != flagged.end()) plan.refused[row] = "the row starts inside a multi-line string";
+          continue;
+        }
+        // Rows joined by backslashes hang from the statement's first row like a bracket's.
+        Open& top = stack.empty() ? backslash : stack.back();
+        const int open_indent = row_indent[top.row] + delta[top.row];
+        const bool closing = !stack.empty() && t.kind == TokKind::kOp && is_close_bracket(text);
+        if (fl == flagged.end()) {
+          delta[row] = top.visual < 0 && old_col == top.old_hang && top.new_hang >= 0
+                           ? top.new_hang - old_col
+                           : delta[top.row];
+        } else {
+          int target;
+          if (closing) {
+            target = fl->second == "E124" && top.visual >= 0 ? top.visual : open_indent;
+          } else if (top.visual >= 0) {
+            target = top.visual;
+          } else if (top.hang > 0) {
+            target = open_indent + top.hang;
+          } else {
+            target = open_indent + 4;
+          }
+          // A row at the indent of the block the statement opens reads as the block (E125,
+          // E129); pycodestyle accepts 8 columns past the statement there instead, but not for a
+          // closing bracket, which must match its opening row or the visual indent.
+          if (opens_block && target == indent_level + 4) {
+            if (closing) {
+              plan.refused[row] =
+                  "the closing bracket's place (its opening row's indent or the visual indent) "
+                  "equals the indent of the block the statement opens (E125); move the bracket to "
+                  "the end of the previous row by hand";
+              delta[row] = delta[top.row];
+              continue;
+            }
+            target = indent_level + 8;
+          }
+          if (target < 0) target = 0;
+          delta[row] = target - old_col;
+        }
+        if (!closing && top.visual < 0 && top.hang < 0) {
+          top.hang = old_col + delta[row] - open_indent;
+          top.old_hang = old_col;
+          top.new_hang = old_col + delta[row];
+        }
+        std::string_view ws = leading_ws(ctx.lines->content(row));
+        if (delta[row] != 0 && ws.find_first_not_of(' ') != std::string_view::npos) {
+          problem = "line " + std::to_string(row) + " is indented with tabs or form feeds";
+        }
+      }
+      if (t.kind != TokKind::kOp) continue;
+      if (is_open_bracket(text)) {
+        Open o{t.line};
+        if (j + 1 < line_toks.size()) {
+          const Token& nx = toks[line_toks[j + 1]];
+          if (nx.line == t.line && nx.kind != TokKind::kComment &&
+              nx.kind != TokKind::kDirectiveComment) {
+            o.visual = col_of(nx) + delta[t.line];
+          }
+        }
+        stack.push_back(o);
+      } else if (is_close_bracket(text) && !stack.empty()) {
+        stack.pop_back();
+      }
+    }
+    // Whole logical line or nothing: a row pushed past max-line-length stops it.
+    if (problem.empty()) {
+      for (const auto& [r, d] : delta) {
+        if (d == 0) continue;
+        const size_t before = char_count(ctx.lines->content(r));
+        const long after = static_cast<long>(before) + d;
+        if (ctx.max_line_length > 0 && before <= static_cast<size_t>(ctx.max_line_length) &&
+            after > ctx.max_line_length) {
+          problem = "re-indenting would make line " + std::to_string(r) + " " +
+                    std::to_string(after) + " characters long, past max-line-length " +
+                    std::to_string(ctx.max_line_length) + " (E501/B950)";
+          break;
+        }
+      }
+    }
+    for (const auto& [r, d] : delta) {
+      if (!problem.empty()) {
+        if (flagged.count(r) != 0 && plan.refused.count(r) == 0) plan.refused[r] = problem;
+        continue;
+      }
+      if (d != 0) plan.delta[r] = d;
+    }
+  }
+  return plan;
+}
+
+void continuation_indent(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
+                         const FixClass& klass, FixerOutput* out) {
+  if (ctx.lang != Language::kPython || ctx.tokens == nullptr) {
+    out->refusals.push_back({"continuation-line layout is fixed for Python only", "Fix by hand."});
+    return;
+  }
+  const ContinuationPlan plan = plan_continuation(ctx);
+  if (auto r = plan.refused.find(f.line); r != plan.refused.end()) {
+    out->refusals.push_back({r->second, "Re-indent this continuation line by hand."});
+    return;
+  }
+  if (plan.delta.count(f.line) == 0) {
+    out->nothing_to_do = "line " + std::to_string(f.line) + " already starts where it should";
+    return;
+  }
+  Candidate c = make(f, id, rule, klass, 0, "");
+  c.file_level = true;
+  for (const auto& [r, d] : plan.delta) {
+    const size_t b = ctx.lines->start(r);
+    const std::string_view ws = leading_ws(ctx.lines->content(r));
+    const int width = static_cast<int>(ws.size()) + d;
+    c.edits.push_back(Edit{static_cast<uint32_t>(b), static_cast<uint32_t>(b + ws.size()),
+                           std::string(static_cast<size_t>(std::max(width, 0)), ' ')});
+    if (c.line == 0) c.line = r;
+  }
+  c.what = "re-indent " + std::to_string(plan.delta.size()) +
+           " continuation line(s) to pycodestyle's visual or hanging indent";
+  out->candidates.push_back(std::move(c));
+}
+
+// E502: a backslash at the end of a line inside brackets joins nothing the brackets do not join
+// already. It goes, with the blanks before it.
+void redundant_backslash(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
+                         const FixClass& klass, FixerOutput* out) {
+  if (ctx.lang != Language::kPython || f.line == 0 || f.line > ctx.lines->count()) {
+    out->refusals.push_back({"E502 is fixed in Python files only", "Fix by hand."});
+    return;
+  }
+  std::string_view content = ctx.lines->content(f.line);
+  if (content.empty() || content.back() != '\\' ||
+      ctx.line_kinds[f.line - 1] == LineKind::kInToken) {
+    out->nothing_to_do = "line " + std::to_string(f.line) + " does not end with a backslash";
+    return;
+  }
+  size_t e = content.size() - 1;
+  size_t b = e;
+  while (b > 0 && (content[b - 1] == ' ' || content[b - 1] == '\t')) --b;
+  const size_t base = ctx.lines->start(f.line);
+  Candidate c = make(f, id, rule, klass, f.line,
+                     "remove the redundant backslash at the end of line " + std::to_string(f.line));
+  c.edits.push_back(Edit{static_cast<uint32_t>(base + b), static_cast<uint32_t>(base + e + 1), ""});
+  out->candidates.push_back(std::move(c));
+}
+
+// W605: "\d" in a non-raw literal is an invalid escape that Python keeps as backslash + d; "\\d"
+// spells the same value without the warning. The string-value proof checks exactly that.
+void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
+                      const FixClass& klass, FixerOutput* out) {
+  if (ctx.lang != Language::kPython || f.line == 0 || f.line > ctx.lines->count() || f.col == 0) {
+    out->refusals.push_back({"W605 is fixed in Python files with a column only", "Fix by hand."});
+    return;
+  }
+  // The finding's column counts characters; find the byte offset.
+  std::string_view content = ctx.lines->content(f.line);
+  size_t off = 0;
+  for (uint32_t chars = 1; off < content.size() && chars < f.col; ++chars) {
+    ++off;
+    while (off < content.size() && (static_cast<unsigned char>(content[off]) & 0xC0) == 0x80) ++off;
+  }
+  const size_t at = ctx.lines->start(f.line) + off;
+  if (at >= ctx.text.size() || ctx.text[at] != '\\') {
+    out->refusals.push_back({"no backslash at line " + std::to_string(f.line) + " column " +
+                                 std::to_string(f.col) + " (the report does not match the file)",
+                             "Run the linter again and fix by hand."});
+    return;
+  }
+  Candidate c = make(f, id, rule, klass, f.line,
+                     "escape the backslash of an invalid escape sequence on line " +
+                         std::to_string(f.line) + " (same string value)");
+  c.edits.push_back(Edit{static_cast<uint32_t>(at), static_cast<uint32_t>(at), "\\"});
+  out->candidates.push_back(std::move(c));
+}
+
 FixerOutput run_fixer(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
                       const FixClass& klass) {
   FixerOutput out;
@@ -1224,6 +1481,12 @@ FixerOutput run_fixer(const FileContext& ctx, const Finding& f, size_t id, const
     blank_lines(ctx, f, id, rule, klass, &out);
   } else if (fx == "reindent") {
     reindent(ctx, f, id, rule, klass, &out);
+  } else if (fx == "continuation-indent") {
+    continuation_indent(ctx, f, id, rule, klass, &out);
+  } else if (fx == "redundant-backslash") {
+    redundant_backslash(ctx, f, id, rule, klass, &out);
+  } else if (fx == "escape-backslash") {
+    escape_backslash(ctx, f, id, rule, klass, &out);
   } else if (fx == "comment-indent") {
     comment_indent(ctx, f, id, rule, klass, &out);
   } else if (fx == "tabs-to-spaces") {

@@ -34,6 +34,9 @@ struct FileContext {
   // fix that would push a line past it trades one finding for another (E501) and is refused.
   int max_line_length = 79;
   std::string clang_format_error;  // why it did not run, when it did not
+  // Python: the continuation-line findings (E12x, E131) of this file as (line, code); the
+  // continuation fixer re-indents these rows together, carrying the rows that hang from them.
+  std::vector<std::pair<uint32_t, std::string>> continuation;
 };
 
 // Builds line kinds, identifier words and the significant-token index from `tokens`.

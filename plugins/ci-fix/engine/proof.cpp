@@ -2,13 +2,23 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 namespace skillrt::ci_fix {
 
 const char* proof_level_name(ProofLevel level) {
-  return level == ProofLevel::kComment ? "comments-only" : "whitespace-only";
+  switch (level) {
+    case ProofLevel::kComment:
+      return "comments-only";
+    case ProofLevel::kStringValue:
+      return "string-value";
+    case ProofLevel::kWhitespace:
+      break;
+  }
+  return "whitespace-only";
 }
 
 bool provable(Language lang) { return lang != Language::kNone; }
@@ -53,6 +63,73 @@ bool same_text(std::string_view a, const Token& x, std::string_view b, const Tok
     return token_text(a, x, lang) == token_text(b, y, lang);
   }
   return ta == tb;
+}
+
+// The value of a Python string literal in a canonical spelling: every escape Python decodes
+// becomes "\x{code}", an invalid escape stays backslash + character, and raw bodies are kept as
+// written (f-string replacement fields cannot hold backslashes). Two literals are equal in value
+// exactly when these spellings are.
+std::string python_string_value(std::string_view lit) {
+  size_t p = 0;
+  bool raw = false, bytes = false;
+  while (p < lit.size() && std::isalpha(static_cast<unsigned char>(lit[p]))) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(lit[p])));
+    raw = raw || c == 'r';
+    bytes = bytes || c == 'b';
+    ++p;
+  }
+  const std::string_view open3 = lit.substr(p, 3);
+  const size_t q = lit.size() >= p + 6 && (open3 == "\"\"\"" || open3 == "'''") ? 3 : 1;
+  if (lit.size() < p + 2 * q) return std::string(lit);
+  const std::string_view body = lit.substr(p + q, lit.size() - p - 2 * q);
+  std::string out = std::string(lit.substr(0, p + q)) + "|";
+  if (raw) return out + std::string(body);
+  const auto code = [](unsigned long v) { return "\\x{" + std::to_string(v) + "}"; };
+  for (size_t i = 0; i < body.size(); ++i) {
+    if (body[i] != '\\' || i + 1 >= body.size()) {
+      out += body[i];
+      continue;
+    }
+    const char c = body[++i];
+    if (c == '\n') continue;  // a backslash-newline joins lines inside the literal
+    if (c == '\\' || c == '\'' || c == '"') {
+      out += code(static_cast<unsigned char>(c));
+      continue;
+    }
+    static const std::string kSimple = "abfnrtv";
+    static const unsigned long kSimpleCode[] = {7, 8, 12, 10, 13, 9, 11};
+    if (const size_t s = kSimple.find(c); s != std::string::npos) {
+      out += code(kSimpleCode[s]);
+      continue;
+    }
+    if (c == 'x') {
+      size_t e = i + 1;
+      while (e < body.size() && e < i + 3 && std::isxdigit(static_cast<unsigned char>(body[e])))
+        ++e;
+      if (e == i + 3) {
+        out += code(std::stoul(std::string(body.substr(i + 1, 2)), nullptr, 16));
+        i = e - 1;
+      } else {
+        out += "\\x";  // malformed \x: a syntax error either way; compared as written
+      }
+      continue;
+    }
+    if (c >= '0' && c <= '7') {
+      size_t e = i;
+      while (e < body.size() && e < i + 3 && body[e] >= '0' && body[e] <= '7') ++e;
+      out += code(std::stoul(std::string(body.substr(i, e - i)), nullptr, 8));
+      i = e - 1;
+      continue;
+    }
+    if (!bytes && (c == 'N' || c == 'u' || c == 'U')) {
+      out += "\\#";  // decoded by Python; kept as written (no fix touches them)
+      out += c;
+      continue;
+    }
+    out += code('\\');  // an invalid escape: Python keeps the backslash
+    out += c;
+  }
+  return out;
 }
 
 // Byte ranges of (non-directive) comments, in order.
@@ -118,7 +195,11 @@ ProofResult compare_streams(std::string_view before, const TokenStream& tb, std:
     if (i >= x.size() || j >= y.size()) break;
     const Token& p = x[i];
     const Token& q = y[j];
-    if (p.kind != q.kind || !same_text(before, p, after, q, lang)) {
+    const bool value_equal = level == ProofLevel::kStringValue && lang == Language::kPython &&
+                             p.kind == TokKind::kString && q.kind == TokKind::kString &&
+                             python_string_value(before.substr(p.begin, p.end - p.begin)) ==
+                                 python_string_value(after.substr(q.begin, q.end - q.begin));
+    if (p.kind != q.kind || (!value_equal && !same_text(before, p, after, q, lang))) {
       r.line = p.line;
       r.detail = "significant token " + std::to_string(r.compared + 1) +
                  " differs: " + shown(before, p, lang) + " before the fix, " +

@@ -16,6 +16,9 @@ namespace skillrt::ci_fix {
 enum class ProofLevel {
   kWhitespace,  // significant tokens identical (comments and whitespace may change)
   kComment,     // significant tokens identical and every byte outside comments identical
+  // Python: significant tokens identical except string literals, whose values must be equal (an
+  // invalid escape keeps its backslash, so a backslash + d and an escaped backslash + d agree).
+  kStringValue,
 };
 
 const char* proof_level_name(ProofLevel level);

@@ -624,31 +624,61 @@ class Session {
     return "";
   }
 
-  // pycodestyle's max-line-length as the repository sets it for flake8 or pycodestyle.
+  // pycodestyle's max-line-length as the repository sets it for flake8 or pycodestyle. Where the
+  // config ignores E501 and selects flake8-bugbear's B950 (torch_npu does), the gate's limit is
+  // B950's: max-line-length plus 10%.
   void load_line_length() {
     for (const char* cfg : {".flake8", "setup.cfg", "tox.ini", ".pycodestyle"}) {
       auto text = read_file(req_.repo + "/" + cfg);
       if (!text) continue;
       bool in_section = false;
+      std::map<std::string, std::string> values;  // key -> value with continuation lines
+      std::string key;
       for (const std::string& line : split_lines(*text)) {
         std::string t = trim(line);
         if (t.empty() || t[0] == '#' || t[0] == ';') continue;
         if (t[0] == '[') {
           in_section = t == "[flake8]" || t == "[pycodestyle]" || t == "[pep8]";
+          key.clear();
           continue;
         }
         if (!in_section) continue;
+        const size_t hash = t.find(" #");
+        if (hash != std::string::npos) t = trim(t.substr(0, hash));
+        if (!line.empty() && (line[0] == ' ' || line[0] == '\t') && !key.empty()) {
+          values[key] += "," + t;  // a continuation line of the previous key
+          continue;
+        }
         size_t eq = t.find_first_of("=:");
         if (eq == std::string::npos) continue;
-        std::string key = trim(t.substr(0, eq));
-        if (key != "max-line-length" && key != "max_line_length") continue;
-        int v = std::atoi(trim(t.substr(eq + 1)).c_str());
-        if (v > 0) {
-          max_line_length_ = v;
-          line_length_source_ = std::string(cfg);
-          return;
-        }
+        key = trim(t.substr(0, eq));
+        std::replace(key.begin(), key.end(), '_', '-');
+        values[key] = trim(t.substr(eq + 1));
       }
+      auto it = values.find("max-line-length");
+      if (it == values.end()) continue;
+      int v = std::atoi(it->second.c_str());
+      if (v <= 0) continue;
+      max_line_length_ = v;
+      line_length_source_ = std::string(cfg);
+      const auto lists = [&](const char* k, const std::string& code) {
+        auto f = values.find(k);
+        if (f == values.end()) return false;
+        size_t b = 0;
+        while (b <= f->second.size()) {
+          size_t e = f->second.find(',', b);
+          if (e == std::string::npos) e = f->second.size();
+          const std::string item = trim(f->second.substr(b, e - b));
+          if (!item.empty() && code.rfind(item, 0) == 0) return true;
+          b = e + 1;
+        }
+        return false;
+      };
+      if (lists("ignore", "E501") && (lists("select", "B950") || lists("extend-select", "B950"))) {
+        max_line_length_ = v + v / 10;
+        line_length_source_ += " (E501 ignored, B950 selected: max-line-length + 10%)";
+      }
+      return;
     }
   }
 
@@ -794,6 +824,13 @@ class Session {
         continue;
       }
       Job job{rel, ids, fd->ctx};
+      for (size_t id : ids) {
+        const Finding& f = findings_[id];
+        if (tool_family(f.tool) == "pep8" &&
+            ((f.code.size() == 4 && f.code.rfind("E12", 0) == 0) || f.code == "E131")) {
+          job.ctx.continuation.emplace_back(f.line, f.code);
+        }
+      }
       auto cf = clang_replacements_.find(rel);
       if (cf != clang_replacements_.end()) job.ctx.clang_format = &cf->second;
       if (job.ctx.clang_format == nullptr && unavailable_.count("clang-format")) {
@@ -841,6 +878,88 @@ class Session {
     if (stop.load()) throw Cancelled("cancelled while fixing files");
     for (FileResult& r : fixed) results_.push_back(std::move(r));
     for (size_t k = 0; k < results_.size(); ++k) result_index_[results_[k].path] = k;
+    prove_syntax_trees();
+  }
+
+  // ---- the syntax-tree proof
+  // ---------------------------------------------------------------------
+
+  // The second, independent proof for Python: the syntax tree of every changed file, as Python's
+  // own ast module reads it (through the interpreter the linters already need), is the same before
+  // and after the fixes. A file whose tree changed, or whose fixed text no longer parses, keeps
+  // none of its fixes; each finding says why.
+  void prove_syntax_trees() {
+    std::vector<size_t> changed;
+    for (size_t k = 0; k < results_.size(); ++k) {
+      const FileResult& r = results_[k];
+      if (r.lang == Language::kPython && !r.fixes.empty() && r.fixed != r.original) {
+        changed.push_back(k);
+      }
+    }
+    if (changed.empty()) return;
+    const std::string python = find_program("python3");
+    if (python.empty()) {
+      syntax_note_ = "python3 is not on PATH: the token proofs stand alone";
+      return;
+    }
+    static const char* kScript =
+        "import ast, sys\n"
+        "d, n = sys.argv[1], int(sys.argv[2])\n"
+        "for i in range(n):\n"
+        "    try:\n"
+        "        a = ast.dump(ast.parse(open('%s/%d.before' % (d, i), 'rb').read()))\n"
+        "    except (SyntaxError, ValueError):\n"
+        "        print(i, 'skip'); continue\n"
+        "    try:\n"
+        "        b = ast.dump(ast.parse(open('%s/%d.after' % (d, i), 'rb').read()))\n"
+        "    except (SyntaxError, ValueError) as e:\n"
+        "        print(i, 'the fixed text does not parse: %s' % e); continue\n"
+        "    print(i, 'same' if a == b else 'the syntax tree differs')\n";
+    const std::string dir = make_temp_dir("ci-fix-ast");
+    write_file(dir + "/check.py", kScript);
+    for (size_t i = 0; i < changed.size(); ++i) {
+      write_file(dir + "/" + std::to_string(i) + ".before", results_[changed[i]].original);
+      write_file(dir + "/" + std::to_string(i) + ".after", results_[changed[i]].fixed);
+    }
+    CommandResult cr =
+        run_command({python, dir + "/check.py", dir, std::to_string(changed.size())}, dir, 600);
+    remove_tree(dir);
+    std::map<size_t, std::string> verdict;
+    for (const std::string& line : split_lines(cr.out)) {
+      const size_t sp = line.find(' ');
+      if (sp == std::string::npos) continue;
+      verdict[static_cast<size_t>(std::atol(line.substr(0, sp).c_str()))] = line.substr(sp + 1);
+    }
+    if (!cr.error.empty() || verdict.size() != changed.size()) {
+      syntax_note_ = "the syntax-tree check did not complete (" +
+                     (cr.error.empty() ? "exit code " + std::to_string(cr.exit_code) : cr.error) +
+                     "): the token proofs stand alone";
+    }
+    for (size_t i = 0; i < changed.size(); ++i) {
+      auto v = verdict.find(i);
+      if (v == verdict.end() || v->second == "skip") continue;
+      ++syntax_checked_;
+      if (v->second == "same") continue;
+      ++syntax_failed_;
+      revert_file(results_[changed[i]], v->second);
+    }
+  }
+
+  // Moves every fix of a file back to the residual list with the reason.
+  static void revert_file(FileResult& r, const std::string& why) {
+    const std::string reason = "the file's fixes were reverted: " + why +
+                               " (Python's ast before and after the fixes, the second proof)";
+    for (const AppliedFix& f : r.fixes) {
+      for (size_t id : f.findings) {
+        r.residual.push_back({id, f.line, "proof-failed", reason,
+                              "Fix by hand; report the case, since the token proof passed.",
+                              std::nullopt, ""});
+      }
+    }
+    r.fixes.clear();
+    r.covered.clear();
+    r.edits.clear();
+    r.fixed = r.original;
   }
 
   // ---- verification ----------------------------------------------------------------------------
@@ -1226,6 +1345,10 @@ class Session {
                     {"proofs_run", proofs_run},
                     {"proofs_failed", proofs_failed},
                     {"verified", all_ok && !checks_.empty()},
+                    {"syntax_trees",
+                     {{"checked", syntax_checked_},
+                      {"reverted", syntax_failed_},
+                      {"note", syntax_note_.empty() ? json() : json(syntax_note_)}}},
                     {"by_rule", by_rule_j},
                     {"by_class", by_class}};
     json out = {{"repo", req_.repo},
@@ -1448,6 +1571,9 @@ class Session {
   std::set<std::string> ignored_words_;
   std::string scratch_, bundled_style_;
   int max_line_length_ = 79;
+  size_t syntax_checked_ = 0;  // Python files whose syntax trees were compared
+  size_t syntax_failed_ = 0;   // and reverted because they differed
+  std::string syntax_note_;    // why the check did not run, when it did not
   std::string line_length_source_ = "pycodestyle's default";
 };
 

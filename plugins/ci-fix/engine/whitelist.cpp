@@ -42,9 +42,11 @@ Whitelist Whitelist::parse(std::string_view json_text) {
         fc.proof = ProofLevel::kWhitespace;
       } else if (proof == "comments") {
         fc.proof = ProofLevel::kComment;
+      } else if (proof == "string-value") {
+        fc.proof = ProofLevel::kStringValue;
       } else {
         throw std::runtime_error("whitelist: classes/" + name +
-                                 "/proof must be whitespace or comments");
+                                 "/proof must be whitespace, comments or string-value");
       }
       fc.why = c.at("why").get<std::string>();
       fc.exclude = strings(c, "exclude");
