@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <map>
 #include <sstream>
 
 namespace skillrt::ci_fix {
@@ -66,7 +67,32 @@ std::string render_markdown(const json& r) {
   }
   md << "\n";
 
+  // A whole-repository run is reviewed file by file: what each file got, by class, and what is
+  // left in it, by rule.
+  std::map<std::string, std::pair<std::map<std::string, int>, std::map<std::string, int>>> files;
+  for (const json& f : r.at("fixes")) ++files[f.value("file", "")].first[f.value("class", "")];
+  for (const json& x : r.at("residual")) ++files[x.value("file", "")].second[x.value("rule", "")];
+  const auto counts = [](const std::map<std::string, int>& m) {
+    std::string out;
+    for (const auto& [k, n] : m) out += (out.empty() ? "" : ", ") + k + " " + std::to_string(n);
+    return out.empty() ? std::string("-") : out;
+  };
+  md << "## By file\n\n| file | fixes by class | residual by rule |\n|---|---|---|\n";
+  for (const auto& [file, fr] : files) {
+    md << "| " << cell(file) << " | " << cell(counts(fr.first)) << " | " << cell(counts(fr.second))
+       << " |\n";
+  }
+  md << "\n";
+
   md << "## Verification (linters run again on the fixed files)\n\n";
+  if (s.contains("syntax_trees")) {
+    const json& st = s.at("syntax_trees");
+    md << "- **Python syntax trees** (ast before and after, the second proof): "
+       << st.value("checked", 0) << " file(s) compared, " << st.value("reverted", 0) << " reverted";
+    if (st.contains("note") && st.at("note").is_string())
+      md << " — " << st.at("note").get<std::string>();
+    md << "\n";
+  }
   if (r.at("verification").empty()) md << "Nothing to verify: no file changed.\n\n";
   for (const json& v : r.at("verification")) {
     md << "- **" << v.value("tool", "") << "** on " << v.at("files").size() << " file(s): ";

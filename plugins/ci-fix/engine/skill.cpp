@@ -49,6 +49,7 @@ struct Request {
   std::string clang_format_style = "file";
   std::string report_dir;
   int context = 3;
+  bool patch_by_class = false;  // also one patch per fix class, each against the original tree
 };
 
 std::string absolute(const std::string& p, const std::string& base) {
@@ -139,6 +140,7 @@ Request parse_request(const json& in) {
   if (in.contains("report_dir"))
     r.report_dir = absolute(in.at("report_dir").get<std::string>(), r.repo);
   r.context = in.value("context_lines", 3);
+  r.patch_by_class = in.value("patch_by_class", false);
   return r;
 }
 
@@ -1188,6 +1190,7 @@ class Session {
     json clean = json::array();
     json skipped = json::array();
     std::string patch;
+    std::map<std::string, std::string> class_patches;  // patch_by_class: class -> patch
     size_t fix_no = 0, proofs_run = 0, proofs_failed = 0, files_changed = 0;
     std::map<std::string, std::array<size_t, 3>> by_rule;  // findings, fixed, residual
     std::map<std::string, size_t> by_class;
@@ -1204,6 +1207,19 @@ class Session {
       if (!r.edits.empty()) {
         ++files_changed;
         patch += file_diff(r.path, r.original, before_lines, r.edits, req_.context);
+      }
+      if (req_.patch_by_class) {
+        std::map<std::string, std::vector<Edit>> by_klass;
+        for (const AppliedFix& fx : r.fixes) {
+          auto& v = by_klass[fx.klass];
+          v.insert(v.end(), fx.edits.begin(), fx.edits.end());
+        }
+        for (auto& [klass, edits] : by_klass) {
+          std::sort(edits.begin(), edits.end(), [](const Edit& x, const Edit& y) {
+            return x.begin != y.begin ? x.begin < y.begin : x.end < y.end;
+          });
+          class_patches[klass] += file_diff(r.path, r.original, before_lines, edits, req_.context);
+        }
       }
       for (const AppliedFix& fx : r.fixes) {
         ++fix_no;
@@ -1360,6 +1376,7 @@ class Session {
                 {"verification", ver},
                 {"commands", cmds},
                 {"patch", patch},
+                {"class_patches", req_.patch_by_class ? json(class_patches) : json()},
                 {"whitelist", std::vector<std::string>(whitelist_.enabled().begin(),
                                                        whitelist_.enabled().end())}};
     json inputs = {{"scope", req_.scope_kind}, {"linters_run", req_.run}};
@@ -1384,6 +1401,11 @@ class Session {
       json paths = {{"markdown", req_.report_dir + "/ci-fix-report.md"},
                     {"json", req_.report_dir + "/ci-fix-report.json"},
                     {"patch", req_.report_dir + "/ci-fix.patch"}};
+      for (const auto& [klass, text] : class_patches) {
+        const std::string path = req_.report_dir + "/ci-fix." + klass + ".patch";
+        if (err.empty()) err = write_file(path, text);
+        paths["class_patches"][klass] = path;
+      }
       out["reports"] = paths;
       if (err.empty()) err = write_file(req_.report_dir + "/ci-fix-report.json", out.dump(2));
       if (!err.empty()) throw RequestError("report_dir: " + err);

@@ -128,6 +128,16 @@ Verdict Whitelist::judge(const Finding& f, const std::string& rel_path) const {
       if (glob_match(g, f.code)) {
         v.why_not = n.why;
         v.suggestion = n.suggestion;
+        // "{quoted}" names what the message quotes ('x' in "undefined name 'x'").
+        const size_t at = v.suggestion.find("{quoted}");
+        if (at != std::string::npos) {
+          const size_t q1 = f.message.find('\'');
+          const size_t q2 = q1 == std::string::npos ? q1 : f.message.find('\'', q1 + 1);
+          const std::string name = q2 == std::string::npos
+                                       ? std::string("the name")
+                                       : "`" + f.message.substr(q1 + 1, q2 - q1 - 1) + "`";
+          v.suggestion.replace(at, 8, name);
+        }
         return v;
       }
     }

@@ -484,6 +484,22 @@ TEST_CASE("real torch_npu files: continuation lines, escapes and backslashes fix
   const auto before = ci_fix_test::flake8(repo.root(), files);
   REQUIRE(before.size() == 58);
 
+  // A dry run first: one patch per class for a reviewer, each against the original tree.
+  json dry = run({{"repo", repo.root()}, {"run", {"flake8"}}, {"patch_by_class", true}});
+  const json& cp = dry.at("class_patches");
+  for (const char* k : {"continuation-layout", "string-escapes", "token-spacing"}) {
+    INFO(k);
+    REQUIRE(cp.contains(k));
+    CHECK(cp.at(k).get<std::string>().find("+++ b/torch_npu/") != std::string::npos);
+  }
+  CHECK(cp.at("string-escapes").get<std::string>().find("\\\\[ERROR\\\\]") != std::string::npos);
+  const std::string md = dry.at("markdown");
+  CHECK(md.find("## By file") != std::string::npos);
+  CHECK(md.find("| torch_npu/utils/_error_code.py | string-escapes 12 | - |") != std::string::npos);
+  // Every changed file (all but npu_fused_adamp.py, whose one finding stays) had its tree compared.
+  CHECK(dry.at("summary").at("syntax_trees").at("checked") == files.size() - 1);
+  CHECK(dry.at("summary").at("syntax_trees").at("reverted") == 0);
+
   json out = run({{"repo", repo.root()}, {"run", {"flake8"}}, {"apply", true}});
   const auto after = ci_fix_test::flake8(repo.root(), files);
   // What is left is what must stay: two closing brackets whose only accepted places are the
@@ -522,4 +538,21 @@ TEST_CASE("real torch_npu files: continuation lines, escapes and backslashes fix
   json again = run({{"repo", repo.root()}, {"run", {"flake8"}}, {"apply", true}});
   CHECK(again.at("fixes").empty());
   CHECK(again.at("written").empty());
+}
+
+TEST_CASE("undefined and redefined names: the suggestion names them", "[ci-fix][whitelist]") {
+  if (!ci_fix_test::have("flake8")) {
+    FAIL("flake8 is not installed: scripts/install-deps.sh installs the Debian package");
+  }
+  ScratchRepo repo;
+  repo.put(
+      "m.py",
+      "def f():\n    return undefined_thing\n\n\ndef g():\n    pass\n\n\ndef g():\n    pass\n");
+  json out = run({{"repo", repo.root()}, {"run", {"flake8"}}});
+  std::map<std::string, std::string> by_rule;
+  for (const json& r : out.at("residual")) by_rule[r.at("rule")] = r.at("suggestion");
+  REQUIRE(by_rule.count("F821") == 1);
+  CHECK(by_rule["F821"].find("`undefined_thing`") != std::string::npos);
+  REQUIRE(by_rule.count("F811") == 1);
+  CHECK(by_rule["F811"].find("`g`") != std::string::npos);
 }
