@@ -187,7 +187,8 @@ FileResult process_file(const FileContext& ctx, const std::vector<Finding>& all,
     }
     std::vector<Edit> next = merged(accepted, fresh);
     if (ctx.lang == Language::kPython &&
-        (c.klass == "token-spacing" || c.klass == "comment-format" || c.klass == "indentation")) {
+        (c.klass == "token-spacing" || c.klass == "comment-format" || c.klass == "indentation" ||
+         c.klass == "string-escapes" || c.klass == "continuation-layout")) {
       // Several fixes on one line may together push it past max-line-length.
       std::string side;
       uint32_t last_line = 0;

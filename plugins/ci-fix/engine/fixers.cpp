@@ -1301,10 +1301,15 @@ ContinuationPlan plan_continuation(const FileContext& ctx) {
           delta[row] = top.visual < 0 && old_col == top.old_hang && top.new_hang >= 0
                            ? top.new_hang - old_col
                            : delta[top.row];
+          // A closing bracket must sit at its bracket's visual indent while that indent holds
+          // (E124); rows moved above can make it hold where it did not.
+          if (closing && top.visual >= 0 && old_col + delta[row] != top.visual) {
+            delta[row] = top.visual - old_col;
+          }
         } else {
           int target;
           if (closing) {
-            target = fl->second == "E124" && top.visual >= 0 ? top.visual : open_indent;
+            target = top.visual >= 0 ? top.visual : open_indent;
           } else if (top.visual >= 0) {
             target = top.visual;
           } else if (top.hang > 0) {
@@ -1351,7 +1356,14 @@ ContinuationPlan plan_continuation(const FileContext& ctx) {
         }
         stack.push_back(o);
       } else if (is_close_bracket(text) && !stack.empty()) {
+        // As pycodestyle does: a closed bracket's indent (or its row's) drops any enclosing
+        // visual indent to its right, which then no longer binds the rows below.
+        const Open closed = stack.back();
         stack.pop_back();
+        const int prev = closed.visual >= 0 ? closed.visual : row_indent[t.line] + delta[t.line];
+        for (Open& o : stack) {
+          if (o.visual > prev) o.visual = -1;
+        }
       }
     }
     // Whole logical line or nothing: a row pushed past max-line-length stops it.
@@ -1456,10 +1468,16 @@ void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const
                              "Run the linter again and fix by hand."});
     return;
   }
+  const Edit edit{static_cast<uint32_t>(at), static_cast<uint32_t>(at), "\\"};
+  if (std::string side = too_long_impl(ctx, f.line, {edit}); !side.empty()) {
+    out->refusals.push_back(
+        {side, "Make the literal raw (r'...') if it has no other escapes, or rewrap the line."});
+    return;
+  }
   Candidate c = make(f, id, rule, klass, f.line,
                      "escape the backslash of an invalid escape sequence on line " +
                          std::to_string(f.line) + " (same string value)");
-  c.edits.push_back(Edit{static_cast<uint32_t>(at), static_cast<uint32_t>(at), "\\"});
+  c.edits.push_back(edit);
   out->candidates.push_back(std::move(c));
 }
 
