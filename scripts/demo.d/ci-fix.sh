@@ -26,5 +26,13 @@ PY
   echo "--- ci-static-errors-fix: apply, then flake8 reports only the residual findings ---"
   step "$bin" run ci-static-errors-fix -q --input "{\"repo\": \"$cf_repo\", \"run\": [\"flake8\"], \"apply\": true, \"report_dir\": \"$cf_repo/report\"}" --output "$cf_repo/applied.json"
   (cd "$cf_repo" && flake8 violations.py) || true
-  rm -rf "$cf_repo"
+  echo
+  echo "--- ci-static-errors-fix: real torch_npu files (continuation lines, escapes, backslashes), by file and class ---"
+  tn_repo=$(mktemp -d)
+  cp -r "$here/plugins/ci-fix/tests/fixtures/torch_npu_slice/torch_npu" "$tn_repo/"
+  cp "$here/plugins/ci-fix/tests/fixtures/torch_npu_slice/dot.flake8" "$tn_repo/.flake8"
+  step "$bin" run ci-static-errors-fix -q --input "{\"repo\": \"$tn_repo\", \"run\": [\"flake8\"], \"patch_by_class\": true, \"report_dir\": \"$tn_repo/report\"}" --output "$tn_repo/result.json"
+  sed -n '/^## By file/,/^## Verification/p' "$tn_repo/report/ci-fix-report.md" | head -14
+  /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); s=r["summary"]; print("fixed", s["fixed"], "of", s["findings"], "| syntax trees", s["syntax_trees"], "| class patches:", ", ".join(sorted(r["reports"]["class_patches"])))' "$tn_repo/result.json"
+  rm -rf "$cf_repo" "$tn_repo"
 fi
