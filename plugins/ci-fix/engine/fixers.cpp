@@ -1481,6 +1481,105 @@ void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const
   out->candidates.push_back(std::move(c));
 }
 
+// W503/W504: the binary operator moves to the other side of the line break. Inside brackets the
+// break is a non-logical newline, so the significant tokens keep their order; only blanks and the
+// break move.
+void move_operator(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
+                   const FixClass& klass, FixerOutput* out) {
+  const bool after_break = f.code == "W503";  // the operator starts its row; it goes up
+  if (ctx.lang != Language::kPython || f.line == 0 || f.line > ctx.lines->count() || f.col == 0) {
+    out->refusals.push_back(
+        {"W503/W504 are fixed in Python files with a column only", "Move the operator by hand."});
+    return;
+  }
+  if (after_break ? ctx.w504_enabled : ctx.w503_enabled) {
+    out->refusals.push_back(
+        {std::string("the repository's flake8 config reports ") + (after_break ? "W504" : "W503") +
+             " too: moving the operator would trade one finding for the other",
+         "Pick one of W503/W504 in the config (PEP 8 now prefers breaks before operators)."});
+    return;
+  }
+  std::string_view content = ctx.lines->content(f.line);
+  size_t off = 0;
+  for (uint32_t chars = 1; off < content.size() && chars < f.col; ++chars) {
+    ++off;
+    while (off < content.size() && (static_cast<unsigned char>(content[off]) & 0xC0) == 0x80) ++off;
+  }
+  const size_t at = ctx.lines->start(f.line) + off;
+  const auto& toks = ctx.tokens->tokens;
+  auto it = std::lower_bound(toks.begin(), toks.end(), at,
+                             [](const Token& t, size_t o) { return t.begin < o; });
+  const auto is_operator = [&](const Token& t) {
+    if (t.kind == TokKind::kOp) return true;
+    const std::string_view w = ctx.text.substr(t.begin, t.end - t.begin);
+    return t.kind == TokKind::kName &&
+           (w == "and" || w == "or" || w == "in" || w == "is" || w == "not");
+  };
+  if (it == toks.end() || it->begin != at || !is_operator(*it)) {
+    out->refusals.push_back({"no operator at line " + std::to_string(f.line) + " column " +
+                                 std::to_string(f.col) + " (the report does not match the file)",
+                             "Run the linter again and move the operator by hand."});
+    return;
+  }
+  const Token& op = *it;
+  const std::string op_text(ctx.text.substr(op.begin, op.end - op.begin));
+  // The neighbour across the break, with only a non-logical newline between (no comment).
+  const auto neighbour = [&](bool forward) -> const Token* {
+    bool crossed = false;
+    for (auto k = it;;) {
+      if (forward) {
+        if (++k == toks.end()) return nullptr;
+      } else {
+        if (k == toks.begin()) return nullptr;
+        --k;
+      }
+      if (k->kind == TokKind::kNl) {
+        crossed = true;
+        continue;
+      }
+      if (!is_significant(k->kind)) return nullptr;  // a comment on the way
+      return crossed ? &*k : nullptr;
+    }
+  };
+  const Token* other = neighbour(!after_break);
+  const Token* same = nullptr;  // the operand on the operator's own row
+  if (after_break) {
+    auto k = it + 1;
+    if (k != toks.end() && k->line == op.line && is_significant(k->kind)) same = &*k;
+  }
+  if (other == nullptr || (after_break && same == nullptr)) {
+    out->refusals.push_back(
+        {"the break next to the operator is not a plain newline inside brackets (a comment, a "
+         "backslash or the end of the statement is in the way)",
+         "Move the operator by hand."});
+    return;
+  }
+  Candidate c = make(f, id, rule, klass, f.line, "");
+  if (after_break) {
+    // "a\n    + b" -> "a +\n    b"
+    c.edits.push_back(Edit{other->end, other->end, " " + op_text});
+    c.edits.push_back(Edit{op.begin, same->begin, ""});
+    c.what = "move `" + op_text + "` from the start of line " + std::to_string(f.line) +
+             " to the end of line " + std::to_string(other->line);
+  } else {
+    // "a +\n    b" -> "a\n    + b"
+    size_t b = op.begin;
+    while (b > 0 && (ctx.text[b - 1] == ' ' || ctx.text[b - 1] == '\t')) --b;
+    c.edits.push_back(Edit{static_cast<uint32_t>(b), op.end, ""});
+    c.edits.push_back(Edit{other->begin, other->begin, op_text + " "});
+    c.what = "move `" + op_text + "` from the end of line " + std::to_string(f.line) +
+             " to the start of line " + std::to_string(other->line);
+  }
+  for (const Edit& e : c.edits) {
+    if (std::string side = too_long_impl(ctx, ctx.lines->line_of(e.begin), c.edits);
+        !side.empty()) {
+      out->refusals.push_back({side, "Move the operator by hand, rewrapping the line."});
+      return;
+    }
+  }
+  out->candidates.push_back(std::move(c));
+}
+
 FixerOutput run_fixer(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
                       const FixClass& klass) {
   FixerOutput out;
@@ -1503,6 +1602,8 @@ FixerOutput run_fixer(const FileContext& ctx, const Finding& f, size_t id, const
     continuation_indent(ctx, f, id, rule, klass, &out);
   } else if (fx == "redundant-backslash") {
     redundant_backslash(ctx, f, id, rule, klass, &out);
+  } else if (fx == "move-operator") {
+    move_operator(ctx, f, id, rule, klass, &out);
   } else if (fx == "escape-backslash") {
     escape_backslash(ctx, f, id, rule, klass, &out);
   } else if (fx == "comment-indent") {

@@ -37,6 +37,10 @@ struct FileContext {
   // Python: the continuation-line findings (E12x, E131) of this file as (line, code); the
   // continuation fixer re-indents these rows together, carrying the rows that hang from them.
   std::vector<std::pair<uint32_t, std::string>> continuation;
+  // Whether the repository's flake8 config reports W503 / W504: moving an operator to the other
+  // side of a break trades one for the other when both are on.
+  bool w503_enabled = false;
+  bool w504_enabled = false;
 };
 
 // Builds line kinds, identifier words and the significant-token index from `tokens`.

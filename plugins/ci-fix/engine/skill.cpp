@@ -592,6 +592,8 @@ class Session {
       c.typos = &typos_;
       c.eol = std::string(dominant_eol(fd->text));
       c.max_line_length = max_line_length_;
+      c.w503_enabled = w503_enabled_;
+      c.w504_enabled = w504_enabled_;
       prepare_context(&c);
     }
     FileData* raw = fd.get();
@@ -657,6 +659,41 @@ class Session {
         std::replace(key.begin(), key.end(), '_', '-');
         values[key] = trim(t.substr(eq + 1));
       }
+      // flake8: a code is reported when its longest matching prefix in select is longer than
+      // its longest in ignore (W503 and W504 are in flake8's default ignore list).
+      const auto longest = [&](std::initializer_list<const char*> keys, const std::string& code,
+                               const std::string& fallback) {
+        size_t best = 0;
+        bool any = false;
+        for (const char* k : keys) {
+          auto f = values.find(k);
+          if (f == values.end()) continue;
+          any = any || std::string(k).rfind("extend", 0) != 0;
+          std::string list = "," + f->second + ",";
+          for (size_t b = 1; b < list.size();) {
+            size_t e = list.find(',', b);
+            const std::string item = trim(list.substr(b, e - b));
+            if (!item.empty() && code.rfind(item, 0) == 0) best = std::max(best, item.size());
+            b = e + 1;
+          }
+        }
+        if (!any) {
+          std::string list = "," + fallback + ",";
+          for (size_t b = 1; b < list.size();) {
+            size_t e = list.find(',', b);
+            const std::string item = list.substr(b, e - b);
+            if (!item.empty() && code.rfind(item, 0) == 0) best = std::max(best, item.size());
+            b = e + 1;
+          }
+        }
+        return best;
+      };
+      const auto reported = [&](const std::string& code) {
+        return longest({"select", "extend-select"}, code, "E,F,W,C90") >
+               longest({"ignore", "extend-ignore"}, code, "E121,E123,E126,E226,E24,E704,W503,W504");
+      };
+      w503_enabled_ = reported("W503");
+      w504_enabled_ = reported("W504");
       auto it = values.find("max-line-length");
       if (it == values.end()) continue;
       int v = std::atoi(it->second.c_str());
@@ -1593,6 +1630,8 @@ class Session {
   std::set<std::string> ignored_words_;
   std::string scratch_, bundled_style_;
   int max_line_length_ = 79;
+  bool w503_enabled_ = false;  // the repository's flake8 config reports W503 / W504
+  bool w504_enabled_ = false;
   size_t syntax_checked_ = 0;  // Python files whose syntax trees were compared
   size_t syntax_failed_ = 0;   // and reverted because they differed
   std::string syntax_note_;    // why the check did not run, when it did not

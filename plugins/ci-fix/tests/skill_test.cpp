@@ -556,3 +556,53 @@ TEST_CASE("undefined and redefined names: the suggestion names them", "[ci-fix][
   REQUIRE(by_rule.count("F811") == 1);
   CHECK(by_rule["F811"].find("`g`") != std::string::npos);
 }
+
+TEST_CASE("W504 moves the operator below the break when the config wants W503 off",
+          "[ci-fix][flake8]") {
+  if (!ci_fix_test::have("flake8")) {
+    FAIL("flake8 is not installed: scripts/install-deps.sh installs the Debian package");
+  }
+  const std::string src =
+      "def f(a, b, c):\n"
+      "    x = (a +\n"
+      "         b)\n"
+      "    if (a and\n"
+      "            b):\n"
+      "        return [a,\n"
+      "                b *\n"
+      "                c]\n"
+      "    y = (a +  # keep this comment\n"
+      "         b)\n"
+      "    return x, y\n";
+  ScratchRepo repo;
+  repo.put("setup.cfg", "[flake8]\nselect = E,W\nignore = W503\n");
+  repo.put("m.py", src);
+  REQUIRE(ci_fix_test::flake8(repo.root(), {"m.py"}).size() == 4);
+  json out = run({{"repo", repo.root()}, {"run", {"flake8"}}, {"apply", true}});
+  // The operator with a comment after it stays, with the reason.
+  CHECK(ci_fix_test::keys(ci_fix_test::flake8(repo.root(), {"m.py"})) ==
+        std::multiset<std::pair<std::string, uint32_t>>{{"W504", 9}});
+  CHECK(repo.read("m.py").find("    x = (a\n         + b)\n") != std::string::npos);
+  CHECK(repo.read("m.py").find("    if (a\n            and b):\n") != std::string::npos);
+  CHECK(out.at("verification")[0].at("new").empty());
+  bool comment_reason = false;
+  for (const json& r : out.at("residual")) {
+    if (r.at("rule") == "W504" &&
+        r.at("reason").get<std::string>().find("comment") != std::string::npos) {
+      comment_reason = true;
+    }
+  }
+  CHECK(comment_reason);
+  // With both W503 and W504 reported, moving would trade one for the other: refused.
+  ScratchRepo both;
+  both.put("setup.cfg", "[flake8]\nselect = E,W\nignore = E121\n");
+  both.put("m.py", src);
+  json refused = run({{"repo", both.root()}, {"run", {"flake8"}}, {"apply", true}});
+  CHECK(both.read("m.py") == src);
+  for (const json& r : refused.at("residual")) {
+    if (r.at("rule") == "W504") {
+      CHECK(r.at("reason").get<std::string>().find("trade one finding for the other") !=
+            std::string::npos);
+    }
+  }
+}
