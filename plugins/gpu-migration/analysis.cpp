@@ -179,6 +179,68 @@ std::string file_json(const FileScan& f) {
 
 }  // namespace
 
+// Call sites of repository functions that need a CUDA-only package (a wrapper around flash-attn):
+// each is a finding of the wrapper_call rule naming the definition, so the count of places to
+// change is true. Only files that mention a wrapper's name are tokenized again.
+template <typename Slots>
+void add_wrapper_calls(Slots& slots, const Scanner& scanner, bool keep_text) {
+  const Rule* call_rule = nullptr;
+  for (const Rule& r : scanner.table().rules) {
+    if (r.kind == MatchKind::kWrapperCall) call_rule = &r;
+  }
+  if (call_rule == nullptr) return;
+  struct Where {
+    std::string file;
+    int line;
+    int end_line;
+    const Rule* rule;
+  };
+  std::map<std::string, Where> wrappers;
+  for (auto& slot : slots) {
+    if (!slot.scan) continue;
+    for (const WrapperDef& w : slot.scan->python.wrappers) {
+      wrappers.emplace(w.name, Where{slot.scan->file.rel, w.line, w.end_line, w.rule});
+    }
+  }
+  if (wrappers.empty()) return;
+  std::vector<std::string> names;
+  for (const auto& [name, where] : wrappers) names.push_back(name);
+  for (auto& slot : slots) {
+    if (!slot.scan || slot.scan->file.type != FileType::kPython) continue;
+    FileScan& f = *slot.scan;
+    std::string text;
+    std::string reason;
+    if (keep_text) {
+      text = f.text;
+    } else if (!read_source(f.file.abs, &text, &reason)) {
+      continue;
+    }
+    bool mentions = false;
+    for (const std::string& name : names)
+      mentions = mentions || text.find(name) != std::string::npos;
+    if (!mentions) continue;
+    std::vector<std::pair<int, int>> skip;
+    for (const auto& [name, where] : wrappers) {
+      if (where.file == f.file.rel) skip.emplace_back(where.line, where.end_line);
+    }
+    std::vector<Match> calls = scanner.scan_calls(text, names, call_rule, skip);
+    for (Match& m : calls) {
+      const std::string name = m.matched.substr(0, m.matched.size() - 1);
+      const Where& w = wrappers.at(name);
+      m.note = "calls " + name + "(), defined at " + w.file + ":" + std::to_string(w.line) +
+               ", which needs what rule " + w.rule->id + " reports (" + w.rule->alternative + ")";
+      if (f.has_text) {
+        f.counted.push_back({m.rule, m.effort});
+        std::string& out = f.findings_text;
+        if (!out.empty()) out += ',';
+        append_finding_text(out, file_json(f), m, -1);
+      } else {
+        f.python.matches.push_back(std::move(m));
+      }
+    }
+  }
+}
+
 RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Scanner& scanner,
                     const Hooks& hooks, ScanOptions options) {
   const bool keep_text = options.keep_text;
@@ -266,6 +328,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   worker();
   for (std::thread& t : pool) t.join();
   if (stop) throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning the repository");
+  add_wrapper_calls(slots, scanner, keep_text);
   out.files.reserve(total);
   for (Slot& slot : slots) {
     for (Skipped& s : slot.skipped) out.skipped.push_back(std::move(s));

@@ -94,12 +94,38 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
     }
   } else if (kind == "transpose_view") {
     rule.kind = MatchKind::kTransposeView;
+  } else if (kind == "assignment") {
+    rule.kind = MatchKind::kAssignment;
+    rule.names = string_list(*m, "names", where + ".match");
+    if (rule.names.empty()) throw invalid_argument(where + ".match: 'names' is empty");
+    rule.regex_text = text_field(*m, "value", where + ".match", true);
+  } else if (kind == "wrapper_call") {
+    rule.kind = MatchKind::kWrapperCall;
   } else {
     throw invalid_argument(where + ".match.kind '" + kind +
-                           "' is unknown: use chain, attribute, string, import, text or "
-                           "transpose_view");
+                           "' is unknown: use chain, attribute, string, import, text, "
+                           "transpose_view, assignment or wrapper_call");
   }
   rule.call = m->value("call", false);
+  rule.wrapper = m->value("wrapper", false);
+  rule.skip_imports = m->value("skip_imports", false);
+  if (m->contains("argument")) {
+    if (rule.kind != MatchKind::kChain || !rule.call) {
+      throw invalid_argument(where + ".match: 'argument' needs a chain match with call: true");
+    }
+    const auto& a = (*m)["argument"];
+    rule.argument = text_field(a, "name", where + ".match.argument", true);
+    rule.argument_regex_text = text_field(a, "regex", where + ".match.argument", false);
+    if (!rule.argument_regex_text.empty()) {
+      try {
+        rule.argument_regex = std::make_shared<const std::regex>(
+            rule.argument_regex_text, std::regex::ECMAScript | std::regex::optimize);
+      } catch (const std::regex_error& e) {
+        throw invalid_argument(where + ".match.argument.regex '" + rule.argument_regex_text +
+                               "' is not a valid ECMAScript regular expression: " + e.what());
+      }
+    }
+  }
 
   auto w = r.find("rewrite");
   if (w != r.end()) {

@@ -14,7 +14,16 @@
 
 namespace skillrt::gpu_migration::detail {
 
-enum class MatchKind { kChain, kAttribute, kString, kImport, kText, kTransposeView };
+enum class MatchKind {
+  kChain,
+  kAttribute,
+  kString,
+  kImport,
+  kText,
+  kTransposeView,
+  kAssignment,   // `NAME = VALUE` at a statement's start: a config switch (compile = True)
+  kWrapperCall,  // a call of a repository function that a `wrapper` rule marked (analysis pass)
+};
 enum class RewriteKind { kNone, kChain, kRenameAttribute, kStringPrefix, kStringReplace };
 
 using Dotted = std::vector<std::string>;
@@ -35,7 +44,18 @@ struct Rule {
   std::vector<Dotted> patterns;  // chain and import rules
   std::string name;              // attribute rules
   bool call = false;             // the match must be followed by '('
-  std::string needle;            // literal prefilter for string and text rules
+  // Chain rules with call: a keyword argument the call must pass, and a regex its value must
+  // match (a string literal, or a name whose assignments in the file hold a matching string).
+  std::string argument;
+  std::shared_ptr<const std::regex> argument_regex;
+  std::string argument_regex_text;
+  // A repository function whose body this rule fires in is a wrapper: its call sites are
+  // findings of the wrapper_call rule.
+  bool wrapper = false;
+  // Chain rules: not on import statements (an import rule reports those).
+  bool skip_imports = false;
+  std::vector<std::string> names;  // assignment rules: the switch names
+  std::string needle;              // literal prefilter for string and text rules
   std::shared_ptr<const std::regex> regex;
   std::string regex_text;
   std::vector<std::string> files;  // text rules: glob on the file name

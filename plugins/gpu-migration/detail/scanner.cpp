@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -38,6 +39,7 @@ class RuleIndex {
   // Every text rule's file globs, once each: asked for every file of the repository.
   std::vector<std::string_view> text_globs;
   std::vector<const Rule*> transpose_view;
+  std::vector<const Rule*> assignments;
   std::unordered_map<std::string, std::string> min_versions;  // apis_config.json
   // The logical lines any Python rule can fire on (see Scanner::Scanner for why it is exact).
   LineFilter lines;
@@ -134,6 +136,186 @@ void check_version(const RuleIndex& index, std::string_view line, Match& m) {
   m.note = pkg + " " + op + ver + " is at or above " + it->second + " (apis_config.json)";
 }
 
+// `import a.b as c` -> c: a.b; `from a.b import c [as d]` -> c (or d): a.b.c. Relative imports
+// and star imports name nothing here.
+std::unordered_map<std::string_view, std::vector<std::string_view>> collect_aliases(
+    std::string_view src, const std::vector<Token>& tk) {
+  std::unordered_map<std::string_view, std::vector<std::string_view>> out;
+  bool start = true;
+  for (size_t k = 0; k < tk.size(); ++k) {
+    const Token& t = tk[k];
+    if (t.kind == TokenKind::kComment) continue;
+    const bool at_start = start;
+    start = t.kind == TokenKind::kNewline || is_op(src, t, ';');
+    if (!at_start || t.kind != TokenKind::kName) continue;
+    const bool from = is_name(src, t, "from");
+    if (!from && !is_name(src, t, "import")) continue;
+    size_t j = k + 1;
+    const auto dotted = [&](std::vector<std::string_view>* path) {
+      while (j < tk.size() && tk[j].kind == TokenKind::kName) {
+        path->push_back(view(src, tk[j]));
+        if (j + 2 < tk.size() && is_op(src, tk[j + 1], '.') && tk[j + 2].kind == TokenKind::kName) {
+          j += 2;
+        } else {
+          ++j;
+          break;
+        }
+      }
+    };
+    std::vector<std::string_view> base;
+    if (from) {
+      dotted(&base);
+      if (base.empty() || j >= tk.size() || !is_name(src, tk[j], "import")) continue;
+      ++j;
+    }
+    while (j < tk.size() && tk[j].kind != TokenKind::kNewline) {
+      if (tk[j].kind == TokenKind::kComment || is_op(src, tk[j], '(') || is_op(src, tk[j], ')') ||
+          is_op(src, tk[j], ',')) {
+        ++j;
+        continue;
+      }
+      if (tk[j].kind != TokenKind::kName) break;
+      std::vector<std::string_view> path = base;
+      const size_t first = path.size();
+      dotted(&path);
+      if (path.size() == first) break;
+      std::string_view name = from ? path.back() : path.front();
+      if (j + 1 < tk.size() && is_name(src, tk[j], "as") && tk[j + 1].kind == TokenKind::kName) {
+        name = view(src, tk[j + 1]);
+        j += 2;
+      } else if (!from) {
+        path.resize(1);  // `import a.b` binds a
+      }
+      out[name] = path;
+    }
+  }
+  return out;
+}
+
+// name -> the contents of the string literals assigned to it (`device_type = 'cuda' if ... else
+// 'cpu'`, `self.device = torch.device(f"cuda:{i}")`), all assignments of the file together.
+std::unordered_map<std::string_view, std::string> collect_assignments(
+    std::string_view src, const std::vector<Token>& tk) {
+  std::unordered_map<std::string_view, std::string> out;
+  bool start = true;
+  for (size_t k = 0; k < tk.size(); ++k) {
+    const Token& t = tk[k];
+    if (t.kind == TokenKind::kComment) continue;
+    const bool at_start = start;
+    start = t.kind == TokenKind::kNewline || is_op(src, t, ';');
+    if (!at_start || t.kind != TokenKind::kName) continue;
+    size_t j = k;
+    std::string_view target = view(src, t);
+    while (j + 2 < tk.size() && is_op(src, tk[j + 1], '.') && tk[j + 2].kind == TokenKind::kName) {
+      j += 2;
+      target = view(src, tk[j]);
+    }
+    if (j + 2 >= tk.size() || !is_op(src, tk[j + 1], '=') || is_op(src, tk[j + 2], '=')) continue;
+    std::string& value = out[target];
+    for (size_t q = j + 2; q < tk.size() && tk[q].kind != TokenKind::kNewline; ++q) {
+      if (tk[q].kind == TokenKind::kString) {
+        value += src.substr(tk[q].content_begin, tk[q].content_end - tk[q].content_begin);
+        value += '\n';
+      }
+    }
+  }
+  return out;
+}
+
+// Whether the call whose '(' is code token `open` passes rule.argument (and, with
+// rule.argument_regex, a value that matches through the assignments of the value's last name),
+// and where the argument is. A value that is itself a matching string literal is left to the
+// string rules, which report it already.
+struct ArgumentHit {
+  bool hit = false;
+  size_t begin = 0;  // offset of the keyword
+};
+
+ArgumentHit argument_matches(std::string_view src, const std::vector<int>& code,
+                             const std::vector<Token>& tk, size_t open, const Rule& rule,
+                             const std::unordered_map<std::string_view, std::string>& assigned) {
+  ArgumentHit none;
+  const auto tok = [&](size_t k) -> const Token& { return tk[code[k]]; };
+  int depth = 0;
+  for (size_t k = open; k < code.size(); ++k) {
+    const Token& t = tok(k);
+    if (t.kind == TokenKind::kOp) {
+      const char c = src[t.begin];
+      if (c == '(' || c == '[' || c == '{') ++depth;
+      if (c == ')' || c == ']' || c == '}') {
+        if (--depth == 0) return none;
+      }
+    }
+    if (depth != 1 || t.kind != TokenKind::kName || view(src, t) != rule.argument) continue;
+    const bool keyword = k + 1 < code.size() && is_op(src, tok(k + 1), '=') &&
+                         (is_op(src, tok(k - 1), ',') || is_op(src, tok(k - 1), '('));
+    if (!keyword) continue;
+    const ArgumentHit here{true, t.begin};
+    if (!rule.argument_regex) return here;
+    std::string_view last_name;
+    int d = 0;
+    for (size_t q = k + 2; q < code.size(); ++q) {
+      const Token& v = tok(q);
+      if (v.kind == TokenKind::kOp) {
+        const char c = src[v.begin];
+        if (c == '(' || c == '[' || c == '{') ++d;
+        if (c == ')' || c == ']' || c == '}') {
+          if (d-- == 0) break;
+        }
+        if (c == ',' && d == 0) break;
+      }
+      if (v.kind == TokenKind::kString) return none;  // a literal: the string rules see it
+      if (v.kind == TokenKind::kName) last_name = view(src, v);
+    }
+    if (last_name.empty()) return none;
+    auto a = assigned.find(last_name);
+    return a != assigned.end() && std::regex_search(a->second, *rule.argument_regex) ? here : none;
+  }
+  return none;
+}
+
+// A def's body ends before the first later line that starts a statement at its column or left
+// of it. Physical lines are enough here: continuation lines of a bracket are indented further in
+// practice, and a body cut short by a flush-left string only misses a wrapper, never invents one.
+template <typename Lines, typename Defs>
+void mark_wrappers(std::string_view src, const Lines& lines, const Defs& defs, PythonScan& out) {
+  bool any = false;
+  for (const Match& m : out.matches) any = any || m.rule->wrapper;
+  if (!any || defs.empty()) return;
+  const int total = lines.line_of(src.size());
+  std::vector<int> end_line(defs.size(), total);
+  for (size_t d = 0; d < defs.size(); ++d) {
+    for (int l = defs[d].header_end + 1; l <= total; ++l) {
+      const std::string_view text = lines.line_text(l);
+      const size_t first = text.find_first_not_of(" \t");
+      if (first == std::string_view::npos || text[first] == '#') continue;
+      if (static_cast<int>(first) + 1 <= defs[d].column) {
+        end_line[d] = l - 1;
+        break;
+      }
+    }
+  }
+  std::vector<const Rule*> marked(defs.size(), nullptr);
+  for (const Match& m : out.matches) {
+    if (!m.rule->wrapper) continue;
+    int best = -1;
+    for (size_t d = 0; d < defs.size(); ++d) {
+      if (defs[d].line < m.line && m.line <= end_line[d] &&
+          (best < 0 || defs[d].line > defs[static_cast<size_t>(best)].line)) {
+        best = static_cast<int>(d);
+      }
+    }
+    if (best >= 0 && marked[static_cast<size_t>(best)] == nullptr) {
+      marked[static_cast<size_t>(best)] = m.rule;
+    }
+  }
+  for (size_t d = 0; d < defs.size(); ++d) {
+    if (marked[d] == nullptr) continue;
+    out.wrappers.push_back(
+        WrapperDef{std::string(defs[d].name), defs[d].line, end_line[d], marked[d]});
+  }
+}
+
 std::string trimmed(std::string_view l) {
   const size_t b = l.find_first_not_of(" \t");
   if (b == std::string_view::npos) return {};
@@ -228,6 +410,17 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
         lf.add_name("transpose");
         lf.add_name("permute");
         break;
+      case MatchKind::kAssignment:
+        index_->assignments.push_back(&r);
+        for (const std::string& name : r.names) lf.add_name(name);
+        break;
+      case MatchKind::kWrapperCall:
+        break;
+    }
+    // A wrapper's extent needs the def and class lines that open and close function bodies.
+    if (r.wrapper) {
+      lf.add_name("def");
+      lf.add_name("class");
     }
   }
   const nlohmann::json apis = nlohmann::json::parse(embedded_data("apis_config.json"));
@@ -304,8 +497,27 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   thread_local std::vector<int> stack;
   thread_local LineIndex lines;
   tokenize_python(src, &ts, &index_->lines);
+  // Import aliases (`import torch.cuda.amp as amp`, `from torch.nn import functional as F`):
+  // uses of the alias are uses of the module. Lines that use only an alias carry none of the
+  // filter's names, so the file is tokenized again with the aliases added.
+  std::unordered_map<std::string_view, std::vector<std::string_view>> aliases =
+      collect_aliases(src, ts.tokens);
+  for (auto it = aliases.begin(); it != aliases.end();) {
+    const bool useful = it->second.front() != it->first && index_->maybe_key(it->second.front()) &&
+                        index_->chains.count(it->second.front()) != 0;
+    it = useful ? std::next(it) : aliases.erase(it);
+  }
+  if (!aliases.empty()) {
+    thread_local LineFilter extended;
+    extended = index_->lines;
+    for (const auto& entry : aliases) extended.add_name(entry.first);
+    tokenize_python(src, &ts, &extended);
+  }
   const std::vector<Token>& tk = ts.tokens;
   lines.assign(src);
+  // What each name is assigned, as the string literals on the right-hand side: a call's argument
+  // that is a name (device_type=device_type) is resolved through it.
+  std::unordered_map<std::string_view, std::string> assigned = collect_assignments(src, tk);
   out.errors = ts.errors;
   for (TokenizeError& e : out.errors) e.line = lines.line_of(e.offset);
 
@@ -341,6 +553,13 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   auto tok = [&](size_t k) -> const Token& { return tk[code[k]]; };
   const size_t n = code.size();
 
+  struct Def {
+    std::string_view name;
+    int line;
+    int column;
+    int header_end;  // line of the ':' that ends the def's header (it may span lines)
+  };
+  std::vector<Def> defs;  // every def the (filtered) tokens show, for wrappers
   auto add = [&](const Rule* rule, size_t begin, const std::string& matched, const char* context,
                  size_t logical_begin) -> Match& {
     Match m;
@@ -382,6 +601,24 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     const bool statement_start = at_statement_start && !t.in_fstring;
     if (!t.in_fstring) at_statement_start = is_op(src, t, ';');
     if (statement_start) stmt_first = k;
+    if (statement_start && is_name(src, t, "def") && k + 1 < n &&
+        tok(k + 1).kind == TokenKind::kName) {
+      size_t e = k;
+      while (e < n && tok(e).kind != TokenKind::kNewline) ++e;
+      defs.push_back(Def{view(src, tok(k + 1)), lines.line_of(t.begin), lines.column_of(t.begin),
+                         lines.line_of(e < n ? tok(e).begin : src.size())});
+    }
+    // Config switches: `compile = True` turns torch.compile on somewhere else.
+    if (statement_start && t.kind == TokenKind::kName && !index_->assignments.empty() &&
+        k + 2 < n && is_op(src, tok(k + 1), '=') && !is_op(src, tok(k + 2), '=')) {
+      for (const Rule* r : index_->assignments) {
+        if (std::find(r->names.begin(), r->names.end(), view(src, t)) == r->names.end()) continue;
+        if (view(src, tok(k + 2)) != r->regex_text) continue;
+        add(r, t.begin, std::string(view(src, t)) + " = " + std::string(view(src, tok(k + 2))),
+            "code", logical_begin);
+        break;
+      }
+    }
 
     // Import statements: the module paths are matched against import rules.
     if (statement_start && (is_name(src, t, "import") || is_name(src, t, "from"))) {
@@ -514,7 +751,8 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     }
 
     // A dotted chain starts here: torch.cuda.amp.GradScaler, nn.DataParallel, ...
-    if (!index_->maybe_key(view(src, t))) continue;
+    const auto alias = stmt.is_import ? aliases.end() : aliases.find(view(src, t));
+    if (alias == aliases.end() && !index_->maybe_key(view(src, t))) continue;
     chain.clear();
     chain_tokens.clear();
     size_t j = k;
@@ -527,33 +765,103 @@ PythonScan Scanner::scan_python(std::string_view src) const {
         break;
       }
     }
-    auto it = index_->chains.find(chain.front());
-    if (it == index_->chains.end()) continue;
-    for (const RuleIndex::ChainEntry& c : it->second) {
-      if (!prefix_of(*c.pattern, chain)) continue;
-      const size_t last = chain_tokens[c.pattern->size() - 1];
-      if (c.rule->call) {
-        // The call may come after the rest of the chain: torch.compile(...) only, not
-        // torch.compiler.
-        if (c.pattern->size() != chain.size() || last + 1 >= n || !is_op(src, tok(last + 1), '('))
-          continue;
+    // Through an alias the chain is the module's path and the rest: amp.autocast is
+    // torch.cuda.amp.autocast. Such a use is reported, not rewritten in place (the import is).
+    // Tries the rules on the chain (through the alias when `via_alias`); true when one fired.
+    const auto try_chain = [&](bool via_alias) {
+      thread_local std::vector<std::string_view> expanded;
+      size_t extra = 0;  // components the alias adds in front of the written chain
+      const std::vector<std::string_view>* full = &chain;
+      if (via_alias) {
+        expanded.assign(alias->second.begin(), alias->second.end());
+        expanded.insert(expanded.end(), chain.begin() + 1, chain.end());
+        extra = alias->second.size() - 1;
+        full = &expanded;
       }
-      Match& m = add(c.rule, t.begin, join(chain, chain.size()), "code", logical_begin);
-      if (c.rule->rewrite == RewriteKind::kChain) {
-        for (const auto& [from, to] : c.rule->rewrite_map) {
-          if (!prefix_of(from, chain)) continue;
-          const size_t b = tok(chain_tokens.front()).begin;
-          const size_t e = tok(chain_tokens[from.size() - 1]).end;
-          if (!same_line(b, e)) break;
-          m.has_edit = true;
-          m.edit_begin = b;
-          m.edit_end = e;
-          m.replacement = to;
-          break;
+      auto it = index_->chains.find(full->front());
+      if (it == index_->chains.end()) return false;
+      for (const RuleIndex::ChainEntry& c : it->second) {
+        if (c.rule->skip_imports && stmt.is_import) continue;
+        if (!prefix_of(*c.pattern, *full)) continue;
+        const size_t last =
+            chain_tokens[c.pattern->size() > extra ? c.pattern->size() - 1 - extra : 0];
+        if (c.rule->call) {
+          // The call may come after the rest of the chain: torch.compile(...) only, not
+          // torch.compiler.
+          if (c.pattern->size() != full->size() || last + 1 >= n ||
+              !is_op(src, tok(last + 1), '(')) {
+            continue;
+          }
         }
+        ArgumentHit arg;
+        if (!c.rule->argument.empty()) {
+          arg = argument_matches(src, code, tk, last + 1, *c.rule, assigned);
+          if (!arg.hit) continue;
+        }
+        std::string matched = join(*full, full->size());
+        if (via_alias) matched = std::string(view(src, t)) + " (" + matched + ")";
+        if (arg.hit) matched += "(" + c.rule->argument + "=...)";
+        // An argument finding sits on the argument's line: that is what changes.
+        Match& m = add(c.rule, arg.hit ? arg.begin : t.begin, matched, "code", logical_begin);
+        if (via_alias) {
+          // Reported, not rewritten in place: the import that binds the alias is.
+          m.note = "through the alias `" + std::string(alias->first) + "` of `" +
+                   join(alias->second, alias->second.size()) + "` (imported in this file)";
+          return true;
+        }
+        if (c.rule->rewrite == RewriteKind::kChain) {
+          for (const auto& [from, to] : c.rule->rewrite_map) {
+            if (!prefix_of(from, chain)) continue;
+            const size_t b = tok(chain_tokens.front()).begin;
+            const size_t e = tok(chain_tokens[from.size() - 1]).end;
+            if (!same_line(b, e)) break;
+            m.has_edit = true;
+            m.edit_begin = b;
+            m.edit_end = e;
+            m.replacement = to;
+            break;
+          }
+        }
+        return true;
       }
-      break;
-    }
+      return false;
+    };
+    if (alias != aliases.end() && try_chain(true)) continue;
+    if (index_->maybe_key(chain.front())) try_chain(false);
+  }
+  mark_wrappers(src, lines, defs, out);
+  return out;
+}
+
+std::vector<Match> Scanner::scan_calls(std::string_view src, const std::vector<std::string>& names,
+                                       const Rule* rule,
+                                       const std::vector<std::pair<int, int>>& skip) const {
+  std::vector<Match> out;
+  LineFilter filter;
+  for (const std::string& name : names) filter.add_name(name);
+  TokenStream ts;
+  tokenize_python(src, &ts, &filter);
+  LineIndex lines;
+  lines.assign(src);
+  const std::vector<Token>& tk = ts.tokens;
+  for (size_t k = 0; k + 1 < tk.size(); ++k) {
+    const Token& t = tk[k];
+    if (t.kind != TokenKind::kName || !is_op(src, tk[k + 1], '(')) continue;
+    if (std::find(names.begin(), names.end(), view(src, t)) == names.end()) continue;
+    if (k > 0 && (is_op(src, tk[k - 1], '.') || is_name(src, tk[k - 1], "def"))) continue;
+    const int line = lines.line_of(t.begin);
+    bool inside = false;
+    for (const auto& [b, e] : skip) inside = inside || (b <= line && line <= e);
+    if (inside) continue;
+    Match m;
+    m.rule = rule;
+    m.line = line;
+    m.column = lines.column_of(t.begin);
+    m.matched = std::string(view(src, t)) + "(";
+    m.code = trimmed(lines.line_text(line));
+    m.context = "code";
+    m.effort = rule->effort;
+    out.push_back(std::move(m));
   }
   return out;
 }

@@ -30,8 +30,18 @@ struct Match {
   size_t logical_begin = 0;  // first byte of the logical line the match belongs to
 };
 
+// A function whose body a `wrapper` rule fired in (it needs flash-attn, say): its call sites
+// elsewhere in the repository are findings too.
+struct WrapperDef {
+  std::string name;
+  int line = 0;      // of the def
+  int end_line = 0;  // last line of its body
+  const Rule* rule = nullptr;
+};
+
 struct PythonScan {
   std::vector<Match> matches;
+  std::vector<WrapperDef> wrappers;
   std::vector<TokenizeError> errors;
   bool imports_torch = false;
   bool imports_torch_npu = false;
@@ -52,6 +62,11 @@ class Scanner {
   Scanner& operator=(const Scanner&) = delete;
 
   PythonScan scan_python(std::string_view source) const;
+  // Call sites of the named repository functions (bare `name(` calls, not definitions or
+  // attribute calls) as matches of `rule`; `skip` holds line ranges (the wrappers' own bodies).
+  std::vector<Match> scan_calls(std::string_view source, const std::vector<std::string>& names,
+                                const Rule* rule,
+                                const std::vector<std::pair<int, int>>& skip) const;
   // `file_name` is the base name that text rules' globs are matched against.
   std::vector<Match> scan_text(std::string_view source, std::string_view file_name) const;
   bool wants_text_file(std::string_view file_name) const;

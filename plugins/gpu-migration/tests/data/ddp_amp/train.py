@@ -35,7 +35,7 @@ def main():
     torch.cuda.set_device(local_rank)  # expect: DEV-CUDA-RUNTIME
     device = torch.device(f"cuda:{local_rank}")  # expect: DEV-DEVICE-STRING
     model = Net().cuda()  # expect: DEV-TENSOR-CUDA
-    model = DDP(model, device_ids=[local_rank])
+    model = DDP(model, device_ids=[local_rank])  # expect: DIST-DDP-DEVICE-IDS
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)  # expect: AFF-FUSED-OPTIMIZER
     scaler = torch.cuda.amp.GradScaler()  # expect: PREC-CUDA-AMP
     for step in range(10):
@@ -54,7 +54,7 @@ def main():
     print("peak", torch.cuda.max_memory_allocated() / 2**20,  # expect: DEV-CUDA-RUNTIME
           "MiB")
     state = torch.load("ckpt.pt", map_location="cuda:0")  # expect: DEV-DEVICE-STRING
-    return state, autocast, GradScaler
+    return state, autocast, GradScaler  # expect: PREC-CUDA-AMP
 
 
 if __name__ == "__main__":

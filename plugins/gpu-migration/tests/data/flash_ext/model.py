@@ -20,14 +20,14 @@ class Attention(nn.Module):
         if use_xformers:
             out = xops.memory_efficient_attention(q, k, v)
         else:
-            out = flash_attn_func(q, k, v, causal=True)
+            out = flash_attn_func(q, k, v, causal=True)  # expect: ATTN-FLASH-CALL
         out = out.transpose(1, 2).reshape(b, s, -1)  # expect: AFF-CONFUSION-TRANSPOSE
         return fused_ops.gelu(out)
 
 
 def sdpa_reference(q, k, v):
     torch.backends.cuda.enable_flash_sdp(True)  # expect: ATTN-SDPA-BACKEND
-    return F.scaled_dot_product_attention(q, k, v)
+    return F.scaled_dot_product_attention(q, k, v)  # expect: ATTN-SDPA
 
 
 def build(dim=64):
