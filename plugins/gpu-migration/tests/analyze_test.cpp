@@ -228,3 +228,72 @@ TEST_CASE("analyze: a file that cannot be read is a reason, even for root", "[an
   REQUIRE(scan.files.size() == 1);
   CHECK(scan.files[0].python.matches.size() == 1);
 }
+
+TEST_CASE("analyze: real projects, every hand-read CUDA usage found, nothing in prose",
+          "[analyze][real]") {
+  // data/real_projects: usages read by hand before the analyzer learned aliases, argument
+  // resolution and wrappers (see its README); a finding counts for a usage in the same file and
+  // domain within 3 lines (a call spread over lines is read on its CUDA-specific line).
+  for (const char* project : {"nanoGPT", "Wan2.1"}) {
+    INFO(project);
+    const auto root = gm_test::fixture(std::string("real_projects/") + project);
+    const json truth = json::parse(gm_test::read_file(root / "usages.json"));
+    const json r = analyze({{"repo", root.string()}});
+    std::map<std::string, std::pair<int, int>> by_domain;  // found, total
+    size_t found = 0;
+    for (const json& u : truth.at("usages")) {
+      bool hit = false;
+      for (const json& f : r.at("findings")) {
+        hit = hit || (f.at("file") == u.at("file") && f.at("domain") == u.at("domain") &&
+                      std::abs(f.at("line").get<int>() - u.at("line").get<int>()) <= 3);
+      }
+      auto& d = by_domain[u.at("domain").get<std::string>()];
+      d.first += hit;
+      ++d.second;
+      found += hit;
+      if (!hit) UNSCOPED_INFO("missed " << u.dump());
+    }
+    CHECK(static_cast<double>(found) >= 0.95 * static_cast<double>(truth.at("usages").size()));
+    // Comments, docstrings and help strings that mention CUDA are not code.
+    for (const json& n : truth.at("not_code")) {
+      for (const char* key : {"findings", "suggestions"}) {
+        for (const json& f : r.at(key)) {
+          INFO(f.dump());
+          CHECK_FALSE((f.at("file") == n.at("file") && f.at("line") == n.at("line")));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("analyze: a wrapper around flash-attn lists its call sites, with the definition",
+          "[analyze]") {
+  gm_test::TempRepo repo;
+  gm_test::write_file(repo.path() / "attn.py",
+                      "import flash_attn\n"
+                      "\n"
+                      "\n"
+                      "def fast_attention(q, k, v):\n"
+                      "    def half(x):\n"
+                      "        return x.half()\n"
+                      "\n"
+                      "    return flash_attn.flash_attn_func(half(q), half(k), half(v))\n");
+  gm_test::write_file(repo.path() / "model.py",
+                      "from attn import fast_attention\n"
+                      "\n"
+                      "\n"
+                      "def forward(q, k, v):\n"
+                      "    # fast_attention(q, k, v) in a comment is not a call\n"
+                      "    return fast_attention(q, k, v)\n");
+  const json r = analyze({{"repo", repo.str()}});
+  std::vector<json> calls;
+  for (const json& f : r.at("findings")) {
+    if (f.at("rule") == "ATTN-WRAPPER-CALL") calls.push_back(f);
+  }
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0].at("file") == "model.py");
+  CHECK(calls[0].at("line") == 6);
+  CHECK_THAT(calls[0].at("note").get<std::string>(), Catch::Contains("attn.py:4"));
+  // The nested helper is not a wrapper: its calls inside the wrapper are not findings.
+  for (const json& f : r.at("findings")) CHECK_FALSE(f.at("matched") == "half(");
+}
