@@ -11,6 +11,7 @@
 
 #include "detail/analysis.hpp"
 #include "detail/json_text.hpp"
+#include "detail/packages.hpp"
 
 namespace skillrt::gpu_migration {
 namespace detail {
@@ -622,6 +623,15 @@ Json analyze_without_reports(const Json& input, const Hooks& hooks, detail::Find
   scan.vendored = std::move(walk.vendored);
   Json result = summarize(scan, table, text);
   result["repo"] = root.string();
+  // Every declared dependency with its NPU status; unknown ones are listed, not left out.
+  Json deps = Json::array();
+  for (const FileScan& f : scan.files) {
+    if (!is_packaging_file(f.file.abs.filename().string())) continue;
+    std::string source, reason;
+    if (!read_source(f.file.abs, &source, &reason)) continue;
+    for (Json& d : read_dependencies(source, f.file.rel)) deps.push_back(std::move(d));
+  }
+  result["dependencies"] = std::move(deps);
   result["rule_table"] = {{"name", table.name},
                           {"version", table.version},
                           {"origins", table.origins},

@@ -297,3 +297,47 @@ TEST_CASE("analyze: a wrapper around flash-attn lists its call sites, with the d
   // The nested helper is not a wrapper: its calls inside the wrapper are not findings.
   for (const json& f : r.at("findings")) CHECK_FALSE(f.at("matched") == "half(");
 }
+
+TEST_CASE("analyze: every declared dependency with its NPU status, unknown ones included",
+          "[analyze]") {
+  gm_test::TempRepo repo;
+  gm_test::write_file(repo.path() / "requirements.txt",
+                      "flash-attn>=2.5  # attention\n"
+                      "numpy\n"
+                      "git+https://github.com/example/kernels.git#egg=fancy_kernels\n"
+                      "-r other.txt\n");
+  gm_test::write_file(repo.path() / "pyproject.toml",
+                      "[project]\n"
+                      "dependencies = [\n"
+                      "    \"torch>=2.4\",\n"
+                      "    \"decord\",\n"
+                      "]\n"
+                      "[project.optional-dependencies]\n"
+                      "gpu = [\"cupy-cuda12x\", \"nvidia-cudnn-cu12\"]\n"
+                      "[tool.poetry.dependencies]\n"
+                      "python = \"^3.10\"\n"
+                      "xformers = \"^0.0.25\"\n");
+  gm_test::write_file(repo.path() / "setup.cfg",
+                      "[options]\n"
+                      "install_requires =\n"
+                      "    bitsandbytes\n"
+                      "    requests\n");
+  const json r = analyze({{"repo", repo.str()}});
+  std::map<std::string, std::string> status;
+  for (const json& d : r.at("dependencies")) status[d.at("name")] = d.at("status");
+  CHECK(status["flash-attn"] == "cuda_only");
+  CHECK(status["numpy"] == "unknown");
+  CHECK(status["fancy_kernels"] == "unknown");
+  CHECK(status["torch"] == "needs_matching_npu");
+  CHECK(status["decord"] == "limited");
+  CHECK(status["cupy-cuda12x"] == "cuda_only");
+  CHECK(status["nvidia-cudnn-cu12"] == "cuda_only");
+  CHECK(status["xformers"] == "cuda_only");
+  CHECK(status["bitsandbytes"] == "limited");
+  CHECK(status["requests"] == "unknown");
+  CHECK(status.count("python") == 0);
+  CHECK(status.size() == 10);
+  // The git dependency and the GPU-only packages are findings too.
+  CHECK(finding(r, "requirements.txt", 3, "THIRD-GIT-DEP").at("domain") == "third_party");
+  CHECK(finding(r, "pyproject.toml", 4, "THIRD-REQUIREMENT").at("effort") == "large_manual");
+}

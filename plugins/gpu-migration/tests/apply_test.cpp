@@ -621,10 +621,11 @@ TEST_CASE("apply: five real projects compile after apply, and a second apply cha
 
 TEST_CASE("apply: onnxruntime's CUDA provider becomes the CANN provider", "[apply]") {
   gm_test::TempRepo repo;
-  gm_test::write_file(repo.path() / "infer.py",
-                      "import onnxruntime as ort\n"
-                      "\n"
-                      "sess = ort.InferenceSession('m.onnx', providers=['CUDAExecutionProvider'])\n");
+  gm_test::write_file(
+      repo.path() / "infer.py",
+      "import onnxruntime as ort\n"
+      "\n"
+      "sess = ort.InferenceSession('m.onnx', providers=['CUDAExecutionProvider'])\n");
   const json out = apply({{"repo", repo.str()}, {"scope", {"."}}, {"apply", true}});
   const std::string text = gm_test::read_file(repo.path() / "infer.py");
   CHECK_THAT(text, Catch::Contains("providers=['CANNExecutionProvider']"));
