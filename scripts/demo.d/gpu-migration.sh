@@ -25,5 +25,17 @@ else
   /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["patch"][:1200]); print("changes:", [(c["cell"], c["line"], c["rule"]) for c in r["changes"]])' "$gm_tmp/nb.json"
   step "$bin" run gpu-migration-verify --quiet --input "{\"repo\": \"$gm_tmp/ddp_amp\"}" --output "$gm_tmp/verify.json"
   /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); [print("  [%11s] %s" % (c["status"], c["item"])) for c in r["checklist"]]' "$gm_tmp/verify.json"
+  echo
+  echo "--- gpu-migration: a real video-diffusion model (Wan2.1 slice): aliases, wrappers, dependencies ---"
+  cp -r "$gm_data/real_projects/Wan2.1" "$gm_tmp/wan"
+  step "$bin" run gpu-migration-analyze --quiet --input "{\"repo\": \"$gm_tmp/wan\"}" --output "$gm_tmp/wan.json"
+  /usr/bin/python3 -c 'import json,sys,collections
+r = json.load(open(sys.argv[1]))
+print("findings by domain:", dict(collections.Counter(f["domain"] for f in r["findings"])))
+for f in r["findings"]:
+    if f["rule"] in ("ATTN-WRAPPER-CALL",) or f.get("note", "").startswith("through the alias"):
+        print("  %s:%d %s %s" % (f["file"], f["line"], f["rule"], f.get("note", "")[:90])); break
+print("dependencies:", dict(collections.Counter(d["status"] for d in r["dependencies"])))' "$gm_tmp/wan.json"
+  /usr/bin/python3 "$gm_data/real_projects/score.py" "$bin" "$gm_data/real_projects/Wan2.1" | grep "^SUMMARY" | head -1
   rm -rf "$gm_tmp"
 fi
