@@ -82,8 +82,9 @@ bool string_prefix(std::string_view p, bool* fstring) {
 
 class Tokenizer {
  public:
-  Tokenizer(std::string_view src, TokenStream* out, const LineFilter* filter)
-      : src_(src), out_(out), filter_(filter) {}
+  Tokenizer(std::string_view src, TokenStream* out, const LineFilter* filter,
+            const LineFilter* extra)
+      : src_(src), out_(out), filter_(filter), extra_(extra) {}
 
   void run(size_t begin, size_t end, bool in_fstring) {
     int depth = 0;
@@ -92,7 +93,7 @@ class Tokenizer {
     auto push = [&](TokenKind kind, size_t b, size_t e) {
       if (kind != TokenKind::kComment && kind != TokenKind::kNewline) code_since_newline = true;
       if (kind == TokenKind::kName && filter_ != nullptr && !wanted_ &&
-          filter_->wants_name(src_.substr(b, e - b))) {
+          wants_name(src_.substr(b, e - b))) {
         wanted_ = true;
       }
       if (!emit_) return;
@@ -226,7 +227,7 @@ class Tokenizer {
         while (j < end && (kBytes.of[static_cast<unsigned char>(s[j])] & kIdentChar)) ++j;
         if (j < end && (s[j] == '"' || s[j] == '\'')) return i;
         *code = true;
-        if (!wanted_ && filter_->wants_name(std::string_view(s + i, j - i))) wanted_ = true;
+        if (!wanted_ && wants_name(std::string_view(s + i, j - i))) wanted_ = true;
         i = j;
         continue;
       }
@@ -381,9 +382,14 @@ class Tokenizer {
     }
   }
 
+  bool wants_name(std::string_view name) const {
+    return filter_->wants_name(name) || (extra_ != nullptr && extra_->wants_name(name));
+  }
+
   std::string_view src_;
   TokenStream* out_;
   const LineFilter* filter_;
+  const LineFilter* extra_;         // names wanted for this source only (import aliases)
   bool emit_ = filter_ == nullptr;  // tokens are stored (always without a filter)
   bool replaying_ = false;          // reading a wanted line the second time
   bool wanted_ = false;             // the filter wants the line being read
@@ -426,11 +432,12 @@ TokenStream tokenize_python(std::string_view source) {
   return out;
 }
 
-void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter) {
+void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter,
+                     const LineFilter* extra) {
   out->tokens.clear();
   out->errors.clear();
   out->tokens.reserve(filter != nullptr ? 256 : source.size() / 4);
-  Tokenizer(source, out, filter).run(0, source.size(), false);
+  Tokenizer(source, out, filter, extra).run(0, source.size(), false);
 }
 
 LineIndex::LineIndex(std::string_view text) { assign(text); }

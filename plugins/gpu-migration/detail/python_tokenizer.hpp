@@ -79,7 +79,9 @@ TokenStream tokenize_python(std::string_view source);
 // The same into a caller's stream, reusing its storage (scanning thousands of files). With a
 // filter, only the tokens of the logical lines it wants are kept (each with its closing
 // newline token); errors are reported for the whole source either way.
-void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter = nullptr);
+// `extra` adds names wanted for this source only (a file's import aliases).
+void tokenize_python(std::string_view source, TokenStream* out, const LineFilter* filter = nullptr,
+                     const LineFilter* extra = nullptr);
 
 // Maps byte offsets to 1-based line and column numbers.
 class LineIndex {

@@ -1,7 +1,9 @@
 #include "detail/scanner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <unordered_map>
 #include <unordered_set>
@@ -137,57 +139,95 @@ void check_version(const RuleIndex& index, std::string_view line, Match& m) {
 }
 
 // `import a.b as c` -> c: a.b; `from a.b import c [as d]` -> c (or d): a.b.c. Relative imports
-// and star imports name nothing here.
-std::unordered_map<std::string_view, std::vector<std::string_view>> collect_aliases(
-    std::string_view src, const std::vector<Token>& tk) {
+// and star imports name nothing here. Read from the raw text before tokenizing, so that one
+// tokenization can keep the lines that use an alias.
+std::unordered_map<std::string_view, std::vector<std::string_view>> prescan_aliases(
+    std::string_view src) {
   std::unordered_map<std::string_view, std::vector<std::string_view>> out;
-  bool start = true;
-  for (size_t k = 0; k < tk.size(); ++k) {
-    const Token& t = tk[k];
-    if (t.kind == TokenKind::kComment) continue;
-    const bool at_start = start;
-    start = t.kind == TokenKind::kNewline || is_op(src, t, ';');
-    if (!at_start || t.kind != TokenKind::kName) continue;
-    const bool from = is_name(src, t, "from");
-    if (!from && !is_name(src, t, "import")) continue;
-    size_t j = k + 1;
+  const auto is_word = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  };
+  size_t line = 0;
+  while (line < src.size()) {
+    size_t eol = src.find('\n', line);
+    if (eol == std::string_view::npos) eol = src.size();
+    size_t p = line;
+    while (p < eol && (src[p] == ' ' || src[p] == '\t')) ++p;
+    const bool from = src.compare(p, 5, "from ") == 0;
+    const bool imp = src.compare(p, 7, "import ") == 0;
+    if (!from && !imp) {
+      line = eol + 1;
+      continue;
+    }
+    // The statement's extent: to the ')' of a parenthesised list, past backslash joins.
+    size_t end = eol;
+    const std::string_view first_line = src.substr(p, eol - p);
+    const size_t hash = first_line.find('#');
+    const std::string_view code = first_line.substr(0, hash);
+    if (code.find('(') != std::string_view::npos && code.find(')') == std::string_view::npos) {
+      const size_t close = src.find(')', eol);
+      end = close == std::string_view::npos ? src.size() : close + 1;
+    } else {
+      while (end > p && end < src.size() && src[end - 1] == '\\') {
+        const size_t next = src.find('\n', end + 1);
+        end = next == std::string_view::npos ? src.size() : next;
+      }
+    }
+    // Words and dots of the statement, comments dropped.
+    std::vector<std::string_view> words;  // "." stands for a dot
+    for (size_t q = p; q < end;) {
+      const char c = src[q];
+      if (c == '#') {
+        while (q < end && src[q] != '\n') ++q;
+      } else if (is_word(c)) {
+        size_t e = q;
+        while (e < end && is_word(src[e])) ++e;
+        words.push_back(src.substr(q, e - q));
+        q = e;
+      } else {
+        if (c == '.' || c == ',') words.push_back(src.substr(q, 1));
+        ++q;
+      }
+    }
+    size_t w = 1;
     const auto dotted = [&](std::vector<std::string_view>* path) {
-      while (j < tk.size() && tk[j].kind == TokenKind::kName) {
-        path->push_back(view(src, tk[j]));
-        if (j + 2 < tk.size() && is_op(src, tk[j + 1], '.') && tk[j + 2].kind == TokenKind::kName) {
-          j += 2;
+      while (w < words.size() && words[w] != "." && words[w] != ",") {
+        path->push_back(words[w++]);
+        if (w < words.size() && words[w] == ".") {
+          ++w;
         } else {
-          ++j;
           break;
         }
       }
     };
     std::vector<std::string_view> base;
+    bool ok = true;
     if (from) {
       dotted(&base);
-      if (base.empty() || j >= tk.size() || !is_name(src, tk[j], "import")) continue;
-      ++j;
+      ok = !base.empty() && w < words.size() && words[w] == "import";
+      ++w;
     }
-    while (j < tk.size() && tk[j].kind != TokenKind::kNewline) {
-      if (tk[j].kind == TokenKind::kComment || is_op(src, tk[j], '(') || is_op(src, tk[j], ')') ||
-          is_op(src, tk[j], ',')) {
-        ++j;
+    while (ok && w < words.size()) {
+      if (words[w] == ",") {
+        ++w;
         continue;
       }
-      if (tk[j].kind != TokenKind::kName) break;
       std::vector<std::string_view> path = base;
-      const size_t first = path.size();
+      const size_t before = path.size();
       dotted(&path);
-      if (path.size() == first) break;
+      if (path.size() == before) break;
       std::string_view name = from ? path.back() : path.front();
-      if (j + 1 < tk.size() && is_name(src, tk[j], "as") && tk[j + 1].kind == TokenKind::kName) {
-        name = view(src, tk[j + 1]);
-        j += 2;
+      if (w + 1 < words.size() && words[w] == "as") {
+        name = words[w + 1];
+        w += 2;
       } else if (!from) {
         path.resize(1);  // `import a.b` binds a
       }
       out[name] = path;
     }
+    line = end >= eol ? (src.find('\n', end) == std::string_view::npos ? src.size()
+                                                                       : src.find('\n', end) + 1)
+                      : eol + 1;
   }
   return out;
 }
@@ -274,33 +314,63 @@ ArgumentHit argument_matches(std::string_view src, const std::vector<int>& code,
   return none;
 }
 
-// A def's body ends before the first later line that starts a statement at its column or left
-// of it. Physical lines are enough here: continuation lines of a bracket are indented further in
+// Functions are read from the raw lines, and only in a file where a wrapper rule fired (few):
+// `def NAME` at a line's start after blanks; the header ends on the first line whose code ends
+// with ':'; the body ends before the first later line (not blank, not a comment) that starts at
+// the def's column or left of it. Continuation lines of a bracket are indented further in
 // practice, and a body cut short by a flush-left string only misses a wrapper, never invents one.
-template <typename Lines, typename Defs>
-void mark_wrappers(std::string_view src, const Lines& lines, const Defs& defs, PythonScan& out) {
+template <typename Lines>
+void mark_wrappers(std::string_view src, const Lines& lines, PythonScan& out) {
   bool any = false;
   for (const Match& m : out.matches) any = any || m.rule->wrapper;
-  if (!any || defs.empty()) return;
+  if (!any) return;
+  struct Def {
+    std::string_view name;
+    int line;
+    int column;
+    int end_line;
+  };
+  std::vector<Def> defs;
   const int total = lines.line_of(src.size());
-  std::vector<int> end_line(defs.size(), total);
-  for (size_t d = 0; d < defs.size(); ++d) {
-    for (int l = defs[d].header_end + 1; l <= total; ++l) {
-      const std::string_view text = lines.line_text(l);
-      const size_t first = text.find_first_not_of(" \t");
-      if (first == std::string_view::npos || text[first] == '#') continue;
-      if (static_cast<int>(first) + 1 <= defs[d].column) {
-        end_line[d] = l - 1;
+  const auto code_of = [&](int l) {
+    std::string_view text = lines.line_text(l);
+    return text.substr(0, text.find('#'));
+  };
+  for (int l = 1; l <= total; ++l) {
+    const std::string_view text = lines.line_text(l);
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string_view::npos) continue;
+    std::string_view rest = text.substr(first);
+    if (rest.rfind("async ", 0) == 0) rest = rest.substr(rest.find_first_not_of(' ', 6));
+    if (rest.rfind("def ", 0) != 0) continue;
+    rest = rest.substr(4);
+    const size_t name_end = rest.find_first_of(" (:");
+    if (name_end == 0 || name_end == std::string_view::npos) continue;
+    Def d{rest.substr(0, name_end), l, static_cast<int>(first) + 1, total};
+    int header = l;
+    while (header < total) {
+      std::string_view c = code_of(header);
+      while (!c.empty() && std::isspace(static_cast<unsigned char>(c.back()))) c.remove_suffix(1);
+      if (!c.empty() && c.back() == ':') break;
+      ++header;
+    }
+    for (int b = header + 1; b <= total; ++b) {
+      const std::string_view body = lines.line_text(b);
+      const size_t f = body.find_first_not_of(" \t");
+      if (f == std::string_view::npos || body[f] == '#') continue;
+      if (static_cast<int>(f) + 1 <= d.column) {
+        d.end_line = b - 1;
         break;
       }
     }
+    defs.push_back(d);
   }
   std::vector<const Rule*> marked(defs.size(), nullptr);
   for (const Match& m : out.matches) {
     if (!m.rule->wrapper) continue;
     int best = -1;
     for (size_t d = 0; d < defs.size(); ++d) {
-      if (defs[d].line < m.line && m.line <= end_line[d] &&
+      if (defs[d].line < m.line && m.line <= defs[d].end_line &&
           (best < 0 || defs[d].line > defs[static_cast<size_t>(best)].line)) {
         best = static_cast<int>(d);
       }
@@ -312,7 +382,7 @@ void mark_wrappers(std::string_view src, const Lines& lines, const Defs& defs, P
   for (size_t d = 0; d < defs.size(); ++d) {
     if (marked[d] == nullptr) continue;
     out.wrappers.push_back(
-        WrapperDef{std::string(defs[d].name), defs[d].line, end_line[d], marked[d]});
+        WrapperDef{std::string(defs[d].name), defs[d].line, defs[d].end_line, marked[d]});
   }
 }
 
@@ -417,11 +487,6 @@ Scanner::Scanner(const RuleTable& table) : table_(table), index_(new RuleIndex) 
       case MatchKind::kWrapperCall:
         break;
     }
-    // A wrapper's extent needs the def and class lines that open and close function bodies.
-    if (r.wrapper) {
-      lf.add_name("def");
-      lf.add_name("class");
-    }
   }
   const nlohmann::json apis = nlohmann::json::parse(embedded_data("apis_config.json"));
   for (auto it = apis.begin(); it != apis.end(); ++it) {
@@ -496,28 +561,32 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   thread_local std::vector<int> code;
   thread_local std::vector<int> stack;
   thread_local LineIndex lines;
-  tokenize_python(src, &ts, &index_->lines);
   // Import aliases (`import torch.cuda.amp as amp`, `from torch.nn import functional as F`):
   // uses of the alias are uses of the module. Lines that use only an alias carry none of the
-  // filter's names, so the file is tokenized again with the aliases added.
+  // filter's names, so the filter keeps the alias names too, for this file.
   std::unordered_map<std::string_view, std::vector<std::string_view>> aliases =
-      collect_aliases(src, ts.tokens);
+      prescan_aliases(src);
   for (auto it = aliases.begin(); it != aliases.end();) {
     const bool useful = it->second.front() != it->first && index_->maybe_key(it->second.front()) &&
                         index_->chains.count(it->second.front()) != 0;
     it = useful ? std::next(it) : aliases.erase(it);
   }
-  if (!aliases.empty()) {
-    thread_local LineFilter extended;
-    extended = index_->lines;
-    for (const auto& entry : aliases) extended.add_name(entry.first);
-    tokenize_python(src, &ts, &extended);
+  if (aliases.empty()) {
+    tokenize_python(src, &ts, &index_->lines);
+  } else {
+    LineFilter extra;
+    for (const auto& entry : aliases) extra.add_name(entry.first);
+    tokenize_python(src, &ts, &index_->lines, &extra);
   }
   const std::vector<Token>& tk = ts.tokens;
   lines.assign(src);
   // What each name is assigned, as the string literals on the right-hand side: a call's argument
-  // that is a name (device_type=device_type) is resolved through it.
-  std::unordered_map<std::string_view, std::string> assigned = collect_assignments(src, tk);
+  // that is a name (device_type=device_type) is resolved through it. Built on first need.
+  std::optional<std::unordered_map<std::string_view, std::string>> assigned_map;
+  const auto assigned = [&]() -> const std::unordered_map<std::string_view, std::string>& {
+    if (!assigned_map) assigned_map = collect_assignments(src, tk);
+    return *assigned_map;
+  };
   out.errors = ts.errors;
   for (TokenizeError& e : out.errors) e.line = lines.line_of(e.offset);
 
@@ -553,13 +622,6 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   auto tok = [&](size_t k) -> const Token& { return tk[code[k]]; };
   const size_t n = code.size();
 
-  struct Def {
-    std::string_view name;
-    int line;
-    int column;
-    int header_end;  // line of the ':' that ends the def's header (it may span lines)
-  };
-  std::vector<Def> defs;  // every def the (filtered) tokens show, for wrappers
   auto add = [&](const Rule* rule, size_t begin, const std::string& matched, const char* context,
                  size_t logical_begin) -> Match& {
     Match m;
@@ -601,13 +663,6 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     const bool statement_start = at_statement_start && !t.in_fstring;
     if (!t.in_fstring) at_statement_start = is_op(src, t, ';');
     if (statement_start) stmt_first = k;
-    if (statement_start && is_name(src, t, "def") && k + 1 < n &&
-        tok(k + 1).kind == TokenKind::kName) {
-      size_t e = k;
-      while (e < n && tok(e).kind != TokenKind::kNewline) ++e;
-      defs.push_back(Def{view(src, tok(k + 1)), lines.line_of(t.begin), lines.column_of(t.begin),
-                         lines.line_of(e < n ? tok(e).begin : src.size())});
-    }
     // Config switches: `compile = True` turns torch.compile on somewhere else.
     if (statement_start && t.kind == TokenKind::kName && !index_->assignments.empty() &&
         k + 2 < n && is_op(src, tok(k + 1), '=') && !is_op(src, tok(k + 2), '=')) {
@@ -795,7 +850,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
         }
         ArgumentHit arg;
         if (!c.rule->argument.empty()) {
-          arg = argument_matches(src, code, tk, last + 1, *c.rule, assigned);
+          arg = argument_matches(src, code, tk, last + 1, *c.rule, assigned());
           if (!arg.hit) continue;
         }
         std::string matched = join(*full, full->size());
@@ -829,7 +884,7 @@ PythonScan Scanner::scan_python(std::string_view src) const {
     if (alias != aliases.end() && try_chain(true)) continue;
     if (index_->maybe_key(chain.front())) try_chain(false);
   }
-  mark_wrappers(src, lines, defs, out);
+  mark_wrappers(src, lines, out);
   return out;
 }
 
