@@ -180,6 +180,106 @@ std::string file_json(const FileScan& f) {
 
 }  // namespace
 
+// The file's findings and suggestions as JSON text (ScanOptions::findings_text); the matches are
+// freed, keeping what the verdicts need.
+void make_findings_text(FileScan& f) {
+  const std::vector<Located> order = report_order(f);
+  const std::string file = file_json(f);
+  f.counted.clear();
+  f.findings_text.clear();
+  f.suggestions_text.clear();
+  f.counted.reserve(order.size());
+  for (const Located& l : order) {
+    f.counted.push_back({l.match->rule, l.match->effort});
+    std::string& out = l.match->rule->suggestion ? f.suggestions_text : f.findings_text;
+    if (!out.empty()) out += ',';
+    append_finding_text(out, file, *l.match, l.cell);
+  }
+  f.has_text = true;
+  // Freed here, in parallel, rather than one file after another with the scan.
+  f.python.matches = std::vector<Match>();
+  f.text_matches = std::vector<Match>();
+  for (CellScan& c : f.cells) {
+    c.scan.matches = std::vector<Match>();
+    c.magics = std::vector<Match>();
+    c.source = std::string();
+  }
+}
+
+// The dotted module a repository file is: wan/modules/attention.py -> wan.modules.attention,
+// pkg/__init__.py -> pkg.
+std::vector<std::string> module_of(const std::string& rel) {
+  std::vector<std::string> parts;
+  size_t b = 0;
+  while (b <= rel.size()) {
+    size_t e = rel.find('/', b);
+    if (e == std::string::npos) e = rel.size();
+    parts.push_back(rel.substr(b, e - b));
+    b = e + 1;
+  }
+  std::string& last = parts.back();
+  if (last.size() > 3 && last.compare(last.size() - 3, 3, ".py") == 0) last.resize(last.size() - 3);
+  if (last == "__init__") parts.pop_back();
+  return parts;
+}
+
+// `from pkg.amp_utils import amp` where pkg/amp_utils.py does `import torch.cuda.amp as amp`:
+// the name is the CUDA module in this file too. Files that import such re-exports are scanned
+// again with the resolved names (one level of re-export; relative imports resolved against the
+// file's package).
+template <typename Slots>
+void resolve_reexports(Slots& slots, const Scanner& scanner, bool keep_text) {
+  std::map<std::vector<std::string>, std::map<std::string, std::vector<std::string>>> exports;
+  for (auto& slot : slots) {
+    if (!slot.scan || slot.scan->file.type != FileType::kPython) continue;
+    for (const auto& [name, path] : slot.scan->python.exports) {
+      exports[module_of(slot.scan->file.rel)][name] = path;
+    }
+  }
+  if (exports.empty()) return;
+  for (auto& slot : slots) {
+    if (!slot.scan || slot.scan->file.type != FileType::kPython) continue;
+    FileScan& f = *slot.scan;
+    AliasMap resolved;
+    const std::vector<std::string> self = module_of(f.file.rel);
+    const bool is_package = f.file.rel.size() >= 11 &&
+                            f.file.rel.compare(f.file.rel.size() - 11, 11, "__init__.py") == 0;
+    for (const auto& [name, path] : f.python.imports_from) {
+      if (path.size() < 2) continue;
+      std::vector<std::string> module;
+      size_t k = 0;
+      if (path[0] == ".") {
+        module = self;
+        if (!is_package && !module.empty()) module.pop_back();
+        while (k < path.size() && path[k] == ".") ++k;
+        for (size_t up = 1; up < k && !module.empty(); ++up) module.pop_back();
+      }
+      for (; k + 1 < path.size(); ++k) module.push_back(path[k]);
+      auto m = exports.find(module);
+      if (m == exports.end()) continue;
+      auto e = m->second.find(path.back());
+      if (e != m->second.end()) resolved[name] = e->second;
+    }
+    if (resolved.empty()) continue;
+    std::string text, reason;
+    if (keep_text) {
+      text = f.text;
+    } else if (!read_source(f.file.abs, &text, &reason)) {
+      continue;
+    }
+    std::vector<WrapperDef> wrappers = std::move(f.python.wrappers);
+    f.python = scanner.scan_python(text, &resolved);
+    for (WrapperDef& w : wrappers) f.python.wrappers.push_back(std::move(w));
+    for (Match& m : f.python.matches) {
+      if (m.note.rfind("through the alias", 0) == 0 &&
+          resolved.count(m.matched.substr(0, m.matched.find(' '))) != 0) {
+        m.note += "; re-exported by a repository module";
+      }
+    }
+    if (f.has_text) make_findings_text(f);
+  }
+}
+
 // Call sites of repository functions that need a CUDA-only package (a wrapper around flash-attn):
 // each is a finding of the wrapper_call rule naming the definition, so the count of places to
 // change is true. Only files that mention a wrapper's name are tokenized again.
@@ -299,26 +399,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
         f.text.swap(buffer);
         f.text.clear();
       }
-      if (options.findings_text) {
-        const std::vector<Located> order = report_order(f);
-        const std::string file = file_json(f);
-        f.counted.reserve(order.size());
-        for (const Located& l : order) {
-          f.counted.push_back({l.match->rule, l.match->effort});
-          std::string& out = l.match->rule->suggestion ? f.suggestions_text : f.findings_text;
-          if (!out.empty()) out += ',';
-          append_finding_text(out, file, *l.match, l.cell);
-        }
-        f.has_text = true;
-        // Freed here, in parallel, rather than one file after another with the scan.
-        f.python.matches = std::vector<Match>();
-        f.text_matches = std::vector<Match>();
-        for (CellScan& c : f.cells) {
-          c.scan.matches = std::vector<Match>();
-          c.magics = std::vector<Match>();
-          c.source = std::string();
-        }
-      }
+      if (options.findings_text) make_findings_text(f);
       slots[i].scan = std::move(f);
     }
   };
@@ -329,6 +410,7 @@ RepoScan scan_files(const fs::path& root, std::vector<RepoFile> files, const Sca
   worker();
   for (std::thread& t : pool) t.join();
   if (stop) throw SkillError(SKILLRT_CANCELLED, "cancelled while scanning the repository");
+  resolve_reexports(slots, scanner, keep_text);
   add_wrapper_calls(slots, scanner, keep_text);
   out.files.reserve(total);
   for (Slot& slot : slots) {

@@ -141,8 +141,11 @@ void check_version(const RuleIndex& index, std::string_view line, Match& m) {
 // `import a.b as c` -> c: a.b; `from a.b import c [as d]` -> c (or d): a.b.c. Relative imports
 // and star imports name nothing here. Read from the raw text before tokenizing, so that one
 // tokenization can keep the lines that use an alias.
+// `top_level` (when given) collects the names bound by imports at column 0: what the module
+// offers to `from module import name` elsewhere. A relative import's path starts with one "."
+// component per level.
 std::unordered_map<std::string_view, std::vector<std::string_view>> prescan_aliases(
-    std::string_view src) {
+    std::string_view src, std::unordered_set<std::string_view>* top_level = nullptr) {
   std::unordered_map<std::string_view, std::vector<std::string_view>> out;
   const auto is_word = [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
@@ -203,8 +206,10 @@ std::unordered_map<std::string_view, std::vector<std::string_view>> prescan_alia
     std::vector<std::string_view> base;
     bool ok = true;
     if (from) {
-      dotted(&base);
-      ok = !base.empty() && w < words.size() && words[w] == "import";
+      while (w < words.size() && words[w] == ".") base.push_back(words[w++]);
+      const size_t dots = base.size();
+      if (w < words.size() && words[w] != "import") dotted(&base);
+      ok = (base.size() > dots || dots > 0) && w < words.size() && words[w] == "import";
       ++w;
     }
     while (ok && w < words.size()) {
@@ -224,6 +229,7 @@ std::unordered_map<std::string_view, std::vector<std::string_view>> prescan_alia
         path.resize(1);  // `import a.b` binds a
       }
       out[name] = path;
+      if (top_level != nullptr && p == line) top_level->insert(name);
     }
     line = end >= eol ? (src.find('\n', end) == std::string_view::npos ? src.size()
                                                                        : src.find('\n', end) + 1)
@@ -553,7 +559,7 @@ std::vector<Match> Scanner::scan_text(std::string_view src, std::string_view fil
   return out;
 }
 
-PythonScan Scanner::scan_python(std::string_view src) const {
+PythonScan Scanner::scan_python(std::string_view src, const AliasMap* extra_aliases) const {
   PythonScan out;
   // Per-thread buffers: scanning many files would otherwise spend its time in malloc and free.
   thread_local TokenStream ts;
@@ -564,11 +570,28 @@ PythonScan Scanner::scan_python(std::string_view src) const {
   // Import aliases (`import torch.cuda.amp as amp`, `from torch.nn import functional as F`):
   // uses of the alias are uses of the module. Lines that use only an alias carry none of the
   // filter's names, so the filter keeps the alias names too, for this file.
+  std::unordered_set<std::string_view> top_level;
   std::unordered_map<std::string_view, std::vector<std::string_view>> aliases =
-      prescan_aliases(src);
+      prescan_aliases(src, &top_level);
+  if (extra_aliases != nullptr) {
+    // Names this file imports from a repository module that re-exports a CUDA module.
+    for (const auto& [name, path] : *extra_aliases) {
+      auto& p = aliases[name];
+      p.assign(path.begin(), path.end());
+    }
+  }
   for (auto it = aliases.begin(); it != aliases.end();) {
     const bool useful = it->second.front() != it->first && index_->maybe_key(it->second.front()) &&
                         index_->chains.count(it->second.front()) != 0;
+    const bool top = top_level.count(it->first) != 0;
+    if (useful && top) {
+      out.exports.emplace_back(std::string(it->first),
+                               std::vector<std::string>(it->second.begin(), it->second.end()));
+    }
+    if (!useful && top) {
+      out.imports_from.emplace_back(std::string(it->first),
+                                    std::vector<std::string>(it->second.begin(), it->second.end()));
+    }
     it = useful ? std::next(it) : aliases.erase(it);
   }
   if (aliases.empty()) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "detail/python_tokenizer.hpp"
@@ -39,9 +40,17 @@ struct WrapperDef {
   const Rule* rule = nullptr;
 };
 
+// Import aliases by name: the dotted path each stands for.
+using AliasMap = std::unordered_map<std::string, std::vector<std::string>>;
+
 struct PythonScan {
   std::vector<Match> matches;
   std::vector<WrapperDef> wrappers;
+  // Top-level imports: those that bind a CUDA module's path (another module may re-export them
+  // with `from this_module import name`), and the others (which may be such re-exports; a
+  // relative path starts with one "." per level).
+  std::vector<std::pair<std::string, std::vector<std::string>>> exports;
+  std::vector<std::pair<std::string, std::vector<std::string>>> imports_from;
   std::vector<TokenizeError> errors;
   bool imports_torch = false;
   bool imports_torch_npu = false;
@@ -61,7 +70,9 @@ class Scanner {
   Scanner(const Scanner&) = delete;
   Scanner& operator=(const Scanner&) = delete;
 
-  PythonScan scan_python(std::string_view source) const;
+  // `extra_aliases`: names the file imports from repository modules that re-export CUDA
+  // modules, resolved by the caller (they must outlive the call).
+  PythonScan scan_python(std::string_view source, const AliasMap* extra_aliases = nullptr) const;
   // Call sites of the named repository functions (bare `name(` calls, not definitions or
   // attribute calls) as matches of `rule`; `skip` holds line ranges (the wrappers' own bodies).
   std::vector<Match> scan_calls(std::string_view source, const std::vector<std::string>& names,

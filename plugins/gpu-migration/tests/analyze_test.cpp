@@ -341,3 +341,25 @@ TEST_CASE("analyze: every declared dependency with its NPU status, unknown ones 
   CHECK(finding(r, "requirements.txt", 3, "THIRD-GIT-DEP").at("domain") == "third_party");
   CHECK(finding(r, "pyproject.toml", 4, "THIRD-REQUIREMENT").at("effort") == "large_manual");
 }
+
+TEST_CASE("analyze: a CUDA module re-exported by a repository module is followed", "[analyze]") {
+  gm_test::TempRepo repo;
+  gm_test::write_file(repo.path() / "pkg/__init__.py", "");
+  gm_test::write_file(repo.path() / "pkg/compat.py", "import torch.cuda.amp as amp\n");
+  gm_test::write_file(repo.path() / "pkg/train.py",
+                      "from .compat import amp\n"
+                      "\n"
+                      "\n"
+                      "@amp.autocast(enabled=False)\n"
+                      "def step(x):\n"
+                      "    return x\n");
+  gm_test::write_file(repo.path() / "main.py",
+                      "from pkg.compat import amp as mixed\n"
+                      "\n"
+                      "with mixed.autocast():\n"
+                      "    pass\n");
+  const json r = analyze({{"repo", repo.str()}});
+  const json& deco = finding(r, "pkg/train.py", 4, "PREC-CUDA-AMP");
+  CHECK_THAT(deco.at("note").get<std::string>(), Catch::Contains("re-exported"));
+  CHECK(finding(r, "main.py", 3, "PREC-CUDA-AMP").at("domain") == "precision");
+}
