@@ -57,8 +57,8 @@ std::vector<std::string> phases_of(const std::vector<std::string_view>& lines, j
 RuleSet load_capture_rules(const std::vector<std::string>& extra_rule_files) {
   // The built-in rules are parsed (and their patterns compiled) once per process; each call
   // gets a copy, which shares the compiled patterns, to merge its own files into.
-  static const RuleSet kBuiltin =
-      RuleSet::parse(embedded_file("capture_rules.yaml"), "npu-graph:data/capture_rules.yaml", kCaptureKinds);
+  static const RuleSet kBuiltin = RuleSet::parse(
+      embedded_file("capture_rules.yaml"), "npu-graph:data/capture_rules.yaml", kCaptureKinds);
   RuleSet set = kBuiltin;
   for (const std::string& path : extra_rule_files) {
     set.merge(RuleSet::parse(read_text_file(path), path, kCaptureKinds));

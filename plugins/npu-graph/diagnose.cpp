@@ -144,8 +144,8 @@ json first_error(const std::vector<std::string_view>& lines) {
 RuleSet load_diagnose_rules(const std::vector<std::string>& extra_rule_files) {
   // The built-in rules are parsed (and their patterns compiled) once per process; each call
   // gets a copy, which shares the compiled patterns, to merge its own files into.
-  static const RuleSet kBuiltin =
-      RuleSet::parse(embedded_file("diagnose_rules.yaml"), "npu-graph:data/diagnose_rules.yaml", kDiagnoseClasses);
+  static const RuleSet kBuiltin = RuleSet::parse(
+      embedded_file("diagnose_rules.yaml"), "npu-graph:data/diagnose_rules.yaml", kDiagnoseClasses);
   RuleSet set = kBuiltin;
   for (const std::string& path : extra_rule_files) {
     set.merge(RuleSet::parse(read_text_file(path), path, kDiagnoseClasses));

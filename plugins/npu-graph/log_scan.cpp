@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <regex>
@@ -12,7 +13,9 @@
 #include <unordered_map>
 
 #include "codes.hpp"
+#include "detail/log_place.hpp"
 #include "detail/text.hpp"
+#include "dynamo_log.hpp"
 
 namespace skillrt::npu_graph {
 namespace {
@@ -23,6 +26,7 @@ namespace fs = std::filesystem;
 constexpr size_t kChunk = 1 << 20;
 constexpr size_t kMaxLine = 64 * 1024;  // longer lines are cut; their tail is skipped
 constexpr size_t kMaxCodes = 1000;
+constexpr size_t kSniff = 64 * 1024;  // bytes looked at to tell a binary file from a log
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -53,19 +57,7 @@ const char* level_name(Level l) {
   return l == Level::kError ? "error" : l == Level::kWarning ? "warning" : "other";
 }
 
-struct Where {
-  std::string path;
-  int rank = -1;
-  size_t line = 0;
-  std::string timestamp;
-  std::string text;
-  json to_json() const {
-    json j{{"path", path}, {"line", line}, {"timestamp", timestamp}};
-    j["rank"] = rank < 0 ? json(nullptr) : json(rank);
-    if (!text.empty()) j["text"] = text;
-    return j;
-  }
-};
+using Where = detail::LogPlace;
 
 struct PatternStat {
   size_t count = 0;
@@ -89,12 +81,21 @@ struct FileStat {
   size_t lines = 0;
   size_t errors = 0;
   size_t warnings = 0;
+  // What the lines looked like, to say what kind of log this is (or is not).
+  size_t plog_lines = 0;
+  size_t torch_npu_lines = 0;
+  size_t pip_lines = 0;
+  size_t build_lines = 0;
+  size_t dynamo_messages = 0;
+  bool binary = false;
   bool has_first = false;
   Where first_error;
   std::string first_error_pattern;
   std::set<std::string> codes;
   std::string last_timestamp;  // lines without a time inherit the last one seen
 };
+
+std::string file_kind(const FileStat& f);
 
 // A total order (std::sort needs one): timestamped before untimestamped, then time, then
 // input order of the files, then line.
@@ -111,19 +112,18 @@ class Scanner {
  public:
   explicit Scanner(const LogScanOptions& options) : options_(options) {}
 
-  void scan_file(const std::string& path, size_t file_index, uint64_t* done, uint64_t total) {
+  // Reads chunks from `read` (returns 0 at the end) as the lines of one log named `path`.
+  void scan(const std::string& path, size_t file_index, uint64_t* done, uint64_t total,
+            const std::function<size_t(char*, size_t)>& read) {
     FileStat stat;
     stat.path = path;
     stat.rank = rank_from_path(path);
-    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-    if (!f) {
-      throw skillrt::invalid_argument("npu-graph-logs: cannot open '" + path +
-                                      "': check the path and its permissions");
-    }
+    dynamo_.begin_file(path, stat.rank);
     std::string buffer(kChunk, '\0');
     std::string carry;
     size_t n;
-    while ((n = std::fread(buffer.data(), 1, kChunk, f.get())) > 0) {
+    bool first_chunk = true;
+    while ((n = read(buffer.data(), kChunk)) > 0) {
       if (options_.cancelled && options_.cancelled()) {
         throw skillrt::SkillError(SKILLRT_CANCELLED,
                                   "npu-graph-logs: cancelled while reading '" + path + "'");
@@ -133,6 +133,15 @@ class Scanner {
       if (options_.progress)
         options_.progress(static_cast<double>(*done), static_cast<double>(total));
       std::string_view chunk(buffer.data(), n);
+      if (first_chunk) {
+        first_chunk = false;
+        // A NUL byte never occurs in a text log; reading a binary file line by line would
+        // only produce noise patterns.
+        if (chunk.substr(0, kSniff).find('\0') != std::string_view::npos) {
+          stat.binary = true;
+          break;
+        }
+      }
       size_t start = 0;
       while (true) {
         const size_t nl = chunk.find('\n', start);
@@ -151,8 +160,31 @@ class Scanner {
         start = nl + 1;
       }
     }
-    if (!carry.empty()) on_line(carry, &stat, file_index);
+    if (!carry.empty() && !stat.binary) on_line(carry, &stat, file_index);
+    dynamo_.end_file();
+    stat.dynamo_messages = dynamo_.file_messages();
     files_.push_back(std::move(stat));
+  }
+
+  void scan_file(const std::string& path, size_t file_index, uint64_t* done, uint64_t total) {
+    std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f) {
+      throw skillrt::invalid_argument("npu-graph-logs: cannot open '" + path +
+                                      "': check the path and its permissions");
+    }
+    scan(path, file_index, done, total,
+         [&f](char* buf, size_t size) { return std::fread(buf, 1, size, f.get()); });
+  }
+
+  void scan_text(const std::string& name, std::string_view text, size_t file_index, uint64_t* done,
+                 uint64_t total) {
+    size_t offset = 0;
+    scan(name, file_index, done, total, [&](char* buf, size_t size) {
+      const size_t n = std::min(size, text.size() - offset);
+      std::copy_n(text.data() + offset, n, buf);
+      offset += n;
+      return n;
+    });
   }
 
   json result() const;
@@ -162,7 +194,11 @@ class Scanner {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     ++stat->lines;
     ++total_lines_;
-    const Level level = classify(line);
+    note_kind(line, stat);
+    // The traceback dynamo prints with a graph break is not an error of the run.
+    const bool handled = dynamo_.on_line(line, stat->lines, stat->last_timestamp);
+    Level level = classify(line);
+    if (handled && level == Level::kError) level = Level::kOther;
     std::string timestamp;
     if (level != Level::kOther) {
       timestamp = extract_timestamp(line);
@@ -220,6 +256,48 @@ class Scanner {
     ++it->second.count;
   }
 
+  // Counts the line towards the log families it belongs to (a few cheap checks).
+  static void note_kind(std::string_view line, FileStat* stat) {
+    if (line.size() > 8 && line[0] == '[') {
+      // plog: "[ERROR] RUNTIME(4101,python3):2024-..." - a level, a module and its pid.
+      const size_t close = line.find("] ");
+      if (close != std::string_view::npos && close < 10 &&
+          line.substr(close + 2, 40).find('(') != std::string_view::npos) {
+        ++stat->plog_lines;
+        return;
+      }
+    }
+    static const char* const kPip[] = {"Collecting ",
+                                       "Requirement already satisfied",
+                                       "Successfully installed",
+                                       "Downloading ",
+                                       "Installing collected packages",
+                                       "Looking in indexes",
+                                       "Building wheel",
+                                       "Using cached "};
+    static const char* const kBuild[] = {"-- ", "[ ", "make[", "CMake ", "ninja: ", "gcc ", "g++ "};
+    const std::string_view t = detail::trim(line);
+    for (const char* p : kPip) {
+      if (detail::starts_with(t, p)) {
+        ++stat->pip_lines;
+        return;
+      }
+    }
+    for (const char* p : kBuild) {
+      if (detail::starts_with(line, p)) {
+        ++stat->build_lines;
+        return;
+      }
+    }
+    if (line.find("ERR0") != std::string_view::npos ||
+        line.find("ERR9") != std::string_view::npos ||
+        line.find("NPU function error") != std::string_view::npos ||
+        line.find("torch_npu") != std::string_view::npos) {
+      ++stat->torch_npu_lines;
+      return;
+    }
+  }
+
   static int rank_from_line(std::string_view line) {
     const size_t p = line.find("RankID:");
     if (p == std::string_view::npos) return -1;
@@ -236,6 +314,7 @@ class Scanner {
   }
 
   const LogScanOptions& options_;
+  DynamoLogReader dynamo_;
   std::vector<FileStat> files_;
   std::unordered_map<std::string, PatternStat> patterns_;
   std::unordered_map<std::string, CodeStat> codes_;
@@ -253,11 +332,8 @@ json Scanner::result() const {
   for (size_t i = 0; i < files_.size(); ++i) {
     const FileStat& f = files_[i];
     bytes += f.bytes;
-    json j{{"path", f.path},
-           {"bytes", f.bytes},
-           {"lines", f.lines},
-           {"errors", f.errors},
-           {"warnings", f.warnings}};
+    json j{{"path", f.path},     {"bytes", f.bytes},       {"lines", f.lines},
+           {"errors", f.errors}, {"warnings", f.warnings}, {"kind", file_kind(f)}};
     j["rank"] = f.rank < 0 ? json(nullptr) : json(f.rank);
     j["first_error"] = f.has_first ? f.first_error.to_json() : json(nullptr);
     files.push_back(j);
@@ -378,6 +454,37 @@ json Scanner::result() const {
   }
 
   json notes = json::array();
+  size_t recognised = 0;
+  for (const FileStat& f : files_) {
+    const std::string kind = file_kind(f);
+    if (kind == "binary") {
+      notes.push_back("'" + f.path +
+                      "' is a binary file (NUL bytes in its first 64 KiB), not a text log: it "
+                      "was skipped; pass the plog files or the run's stdout/stderr instead");
+    } else if (kind == "empty") {
+      notes.push_back("'" + f.path +
+                      "' is empty: check that the run wrote its log there (plog goes to "
+                      "$ASCEND_PROCESS_LOG_PATH or ~/ascend/log, TORCH_LOGS output to stderr)");
+    } else if (kind == "pip" || kind == "build") {
+      notes.push_back("'" + f.path + "' looks like a " +
+                      (kind == "pip" ? std::string("pip install") : std::string("build")) +
+                      " log and has no plog, torch_npu, dynamo, inductor or torchair lines: "
+                      "nothing graph-mode specific to report; pass the log of the failing run");
+    } else if (kind == "text") {
+      notes.push_back("'" + f.path +
+                      "' has no plog, torch_npu, dynamo, inductor or torchair lines; it was "
+                      "read as plain text (error/warning lines only)");
+    } else {
+      ++recognised;
+    }
+  }
+  if (!files_.empty() && recognised == 0) {
+    notes.push_back(
+        "nothing recognised in any file: npu-graph-logs reads CANN plog, torch_npu error "
+        "output, and dynamo/inductor/torchair logs (TORCH_LOGS=graph_breaks,recompiles,"
+        "perf_hints)");
+  }
+  for (std::string& n : dynamo_.notes()) notes.push_back(std::move(n));
   if (untracked_ > 0) {
     notes.push_back(std::to_string(untracked_) + " error/warning lines had patterns beyond the " +
                     std::to_string(options_.max_patterns) + " tracked and were only counted");
@@ -396,7 +503,23 @@ json Scanner::result() const {
       {"timeline", timeline},
       {"patterns", patterns},
       {"per_rank", per_rank},
+      {"dynamo", dynamo_.result(options_.top_dynamo)},
       {"notes", notes}};
+}
+
+std::string file_kind(const FileStat& f) {
+  if (f.binary) return "binary";
+  if (f.lines == 0) return "empty";
+  std::vector<const char*> families;
+  if (f.plog_lines > 0) families.push_back("plog");
+  if (f.torch_npu_lines > 0) families.push_back("torch_npu");
+  if (f.dynamo_messages > 0) families.push_back("dynamo");
+  if (families.size() > 1) return "mixed";
+  if (families.size() == 1) return families.front();
+  // Another tool's log: most of its lines carry that tool's marks.
+  if (f.pip_lines >= 2 && f.pip_lines * 4 >= f.lines) return "pip";
+  if (f.build_lines >= 2 && f.build_lines * 4 >= f.lines) return "build";
+  return "text";
 }
 
 }  // namespace
@@ -473,29 +596,42 @@ std::vector<std::string> expand_log_paths(const std::vector<std::string>& paths,
   return out;
 }
 
-json scan_logs(const std::vector<std::string>& files, const LogScanOptions& options) {
-  uint64_t total = 0;
+json scan_logs(const std::vector<std::string>& files, const LogScanOptions& options,
+               const std::string* inline_text) {
+  uint64_t total = inline_text ? inline_text->size() : 0;
   for (const std::string& f : files) {
     std::error_code ec;
-    total += fs::file_size(f, ec);
+    const uintmax_t size = fs::file_size(f, ec);
+    if (!ec) total += size;
   }
   Scanner scanner(options);
   uint64_t done = 0;
-  for (size_t i = 0; i < files.size(); ++i) scanner.scan_file(files[i], i, &done, total);
+  size_t index = 0;
+  if (inline_text) scanner.scan_text(kInlineName, *inline_text, index++, &done, total);
+  for (const std::string& f : files) scanner.scan_file(f, index++, &done, total);
   return scanner.result();
 }
 
 json run_logs(const json& input, const LogScanOptions& base) {
   LogScanOptions options = base;
   if (input.contains("top_patterns")) options.top_patterns = input.at("top_patterns").get<size_t>();
-  const auto paths = input.at("paths").get<std::vector<std::string>>();
+  if (input.contains("top_dynamo")) options.top_dynamo = input.at("top_dynamo").get<size_t>();
+  const auto paths = input.value("paths", std::vector<std::string>());
+  const bool has_text = input.contains("text");
+  if (paths.empty() && !has_text) {
+    throw skillrt::invalid_argument(
+        "npu-graph-logs: give 'paths' (log files or directories) or 'text' (the log pasted "
+        "inline)");
+  }
   const std::vector<std::string> files = expand_log_paths(paths, options.max_files);
-  if (files.empty()) {
+  if (files.empty() && !has_text) {
     throw skillrt::invalid_argument(
         "npu-graph-logs: no log files under 'paths' (looked for *.log and plog-*): name the "
         "files directly");
   }
-  return scan_logs(files, options);
+  if (!has_text) return scan_logs(files, options);
+  const std::string text = input.at("text").get<std::string>();
+  return scan_logs(files, options, &text);
 }
 
 }  // namespace skillrt::npu_graph

@@ -93,10 +93,12 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-logs")
       .title("NPU log summariser (streaming)")
       .description(
-          "Streams plog, TORCH_NPU_LOGS, dynamo and graph-capture logs of any size in one pass "
-          "with flat memory: first error (earliest timestamp across files), error-code timeline "
-          "with decoded meanings, repeated error/warning patterns collapsed with counts, and "
-          "per-rank differences for multi-process logs.")
+          "Streams plog, TORCH_NPU_LOGS, dynamo/inductor/torchair and graph-capture logs of any "
+          "size in one pass with flat memory: first error (earliest timestamp across files), "
+          "error-code timeline with decoded meanings, repeated error/warning patterns collapsed "
+          "with counts, per-rank differences, and dynamo graph breaks ranked by count (user "
+          "file and line, reason, gb id, what to change), recompilations and cache-limit hits "
+          "per function with the failing guard, inductor fallbacks and perf hints.")
       .input_schema(skillrt_embedded::schema("npu-graph-logs.input"))
       .output_schema(skillrt_embedded::schema("npu-graph-logs.output"))
       .read_only()

@@ -38,6 +38,43 @@ bool keyword_found(const std::string& lower_text, const std::string& kw) {
   return false;
 }
 
+// Marks of dynamo's, inductor's and torchair's own log records (TORCH_LOGS=graph_breaks,
+// recompiles,perf_hints; cache-limit warnings; fallbacks): a log made of them is a log to read
+// and summarise, not one error to diagnose.
+bool has_dynamo_records(std::string_view sample) {
+  static const char* const kMarks[] = {"[__graph_breaks]",
+                                       "[__recompiles]",
+                                       "[__perf_hints]",
+                                       "Graph break in user code at",
+                                       "Graph break: ",
+                                       "Graph break from `Tensor.item()`",
+                                       "Graph Break Reason:",
+                                       "Recompiling function ",
+                                       "triggered by the following guard failure",
+                                       "hit config.cache_size_limit",
+                                       "hit config.recompile_limit",
+                                       "hit recompilation cache limit",
+                                       "Creating implicit fallback for",
+                                       "Using FallbackKernel",
+                                       "TORCHAIR("};
+  for (const char* m : kMarks) {
+    if (sample.find(m) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+// A traceback of the run itself: "Traceback (most recent call last):" at the start of a line.
+// The tracebacks torch's logging prints inside a graph-break record carry its prefix.
+bool has_run_traceback(std::string_view sample) {
+  static const std::string_view kTraceback = "Traceback (most recent call last)";
+  size_t pos = 0;
+  while ((pos = sample.find(kTraceback, pos)) != std::string_view::npos) {
+    if (pos == 0 || sample[pos - 1] == '\n') return true;
+    ++pos;
+  }
+  return false;
+}
+
 std::string sniff(const std::string& log) {
   if (!detail::looks_like_path(log)) return log.substr(0, kSniff);
   std::ifstream in(log, std::ios::binary);
@@ -132,6 +169,19 @@ RouteDecision route_request(const json& input, const RouteTable& table) {
   if (std::regex_search(text, exception, kException)) {
     add("exception_name_in_text", "exception " + exception.str() + " named in the request");
   }
+  // A pasted dynamo log (in `log`, or as the text itself when it spans lines) is read by
+  // npu-graph-logs; a traceback of the run in it still makes it an error to diagnose.
+  const std::string pasted =
+      !log_sample.empty() ? log_sample
+                          : (text.find('\n') != std::string::npos ? text.substr(0, kSniff) : "");
+  if (!pasted.empty() && has_dynamo_records(pasted)) {
+    if (has_run_traceback(pasted)) {
+      add("dynamo_log_with_traceback", "the attached log has dynamo records");
+      add("traceback_in_log", "the attached log ends in a Python traceback of the run");
+    } else {
+      add("dynamo_log", "the attached log has dynamo graph-break/recompile/fallback records");
+    }
+  }
   static const std::regex kCapture(
       R"(capture_begin|capture_end|aclmdlRICapture|NPUGraph|torch\.npu\.graph|stream is captured|captured.stream|current capture mode|during NPU graph capture|graph\.replay)",
       std::regex::icase);
@@ -172,14 +222,25 @@ json sub_skill_input(const std::string& skill, const json& input, std::string* m
   }
   if (skill == "npu-graph-logs") {
     json paths = input.value("paths", json::array());
-    if (input.contains("log") && detail::looks_like_path(input["log"].get<std::string>())) {
-      paths.push_back(input["log"]);
+    json in = json::object();
+    if (input.contains("log")) {
+      const std::string log = input["log"].get<std::string>();
+      if (detail::looks_like_path(log)) {
+        paths.push_back(log);
+      } else {
+        in["text"] = log;  // pasted inline
+      }
+    } else if (paths.empty() && text.find('\n') != std::string::npos) {
+      in["text"] = text;  // the request is the pasted log itself
     }
-    if (paths.empty()) {
-      *missing = "npu-graph-logs needs 'paths' (log files or directories) or 'log' naming a file";
+    if (!paths.empty()) in["paths"] = paths;
+    if (in.empty()) {
+      *missing =
+          "npu-graph-logs needs 'paths' (log files or directories), 'log' (a file or the log "
+          "text) or the log pasted as the request text";
       return nullptr;
     }
-    return json{{"paths", paths}};
+    return in;
   }
   // diagnose and capture read a log; the request text itself may be the error output.
   json in = json::object();

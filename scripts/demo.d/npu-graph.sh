@@ -20,6 +20,9 @@ else
   echo "--- npu-graph-logs: two ranks, first error and per-rank differences ---"
   step "$bin" run npu-graph-logs -q --input "{\"paths\": [\"$ng_data/logs\"], \"top_patterns\": 3}"
   echo
+  echo "--- npu-graph-logs: a dynamo log - graph breaks ranked with what to change, recompiles ---"
+  step "$bin" run npu-graph-logs -q --input "{\"paths\": [\"$ng_data/dynamo/torch211_graph_breaks.log\"], \"top_dynamo\": 3, \"top_patterns\": 1}"
+  echo
   echo "--- npu-graph-profile: trace and op_statistic ---"
   step "$bin" run npu-graph-profile -q --input "{\"profile_dir\": \"$ng_data/profile\", \"top_k\": 3}"
   echo

@@ -90,3 +90,21 @@ TEST_CASE("e2e: input that breaks the schema is refused before the skill runs") 
   CHECK(r.exit_code != 0);
   CHECK(r.output.is_null());
 }
+
+TEST_CASE("e2e: a pasted dynamo log goes through the entry to npu-graph-logs") {
+  std::ifstream in(kData + "/real_logs/dynamo/pytorch-scatter-457-graph-break-tensor-item.log");
+  std::stringstream log;
+  log << in.rdbuf();
+  const RunResult r =
+      run_skill("npu-graph", {{"text", "why is my compiled model slow? log:"}, {"log", log.str()}});
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.output["sub_skill"] == "npu-graph-logs");
+  const json& gb = r.output["result"]["dynamo"]["graph_breaks"];
+  REQUIRE(gb.size() == 1);
+  CHECK(gb[0]["line"] == 343);
+  CHECK(gb[0]["category"] == "tensor-item");
+  const RunResult logs = run_skill(
+      "npu-graph-logs", {{"paths", json::array({kData + "/dynamo/torch211_graph_breaks.log"})}});
+  REQUIRE(logs.exit_code == 0);
+  CHECK(logs.output["dynamo"]["graph_breaks"][0]["gb_id"] == "gb0124");
+}

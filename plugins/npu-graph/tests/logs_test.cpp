@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "log_scan.hpp"
+#include "temp_dir.hpp"
 
 namespace fs = std::filesystem;
 namespace ng = skillrt::npu_graph;
@@ -14,15 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name)
-      : path(fs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using npu_graph_test::TempDir;
 
 std::string plog(const std::string& level, const std::string& module, int pid,
                  const std::string& time, const std::string& msg) {

@@ -92,3 +92,40 @@ TEST_CASE("reasons name what matched; sub-skill inputs carry the attachments") {
   CHECK(none.skill == "npu-graph-qa");
   CHECK(none.reasons.back()["because"].get<std::string>().find("no intent") == 0);
 }
+
+TEST_CASE("a pasted dynamo log goes to npu-graph-logs, a traceback to npu-graph-diagnose") {
+  const std::string dynamo_log =
+      "V0702 10:11:20.877000 20817 torch/_dynamo/guards.py:2598] [1/1] [__recompiles] "
+      "Recompiling function forward in /app/moe.py:55\n"
+      "V0702 10:11:20.877000 20817 torch/_dynamo/guards.py:2598] [1/1] [__recompiles]     "
+      "triggered by the following guard failure(s):\n"
+      "V0702 10:11:20.877000 20817 torch/_dynamo/guards.py:2598] [1/1] [__recompiles]     - "
+      "tensor 'L['x']' size mismatch at index 0. expected 4096, actual 3968\n";
+  const std::string traceback =
+      "Traceback (most recent call last):\n"
+      "  File \"/app/train.py\", line 10, in <module>\n"
+      "    out = model(x)\n"
+      "torch._dynamo.exc.Unsupported: Tensor.item\n";
+  std::string missing;
+  // In `log`, with a request that would otherwise go to diagnose ("报错", "定位").
+  const json in{{"text", "torch.compile 报错了，帮我定位"}, {"log", dynamo_log}};
+  const ng::RouteDecision d = ng::route_request(in, ng::RouteTable::builtin());
+  CHECK(d.skill == "npu-graph-logs");
+  CHECK(ng::sub_skill_input(d.skill, in, &missing) == json{{"text", dynamo_log}});
+  // Pasted as the request itself.
+  const json pasted{{"text", dynamo_log}};
+  const ng::RouteDecision p = ng::route_request(pasted, ng::RouteTable::builtin());
+  CHECK(p.skill == "npu-graph-logs");
+  CHECK(ng::sub_skill_input(p.skill, pasted, &missing) == json{{"text", dynamo_log}});
+  // A traceback: attached, pasted in `log`, or pasted after dynamo records.
+  CHECK(ng::route_request(json{{"text", "what failed?"}, {"traceback", traceback}},
+                          ng::RouteTable::builtin())
+            .skill == "npu-graph-diagnose");
+  CHECK(ng::route_request(json{{"text", "看看"}, {"log", traceback}}, ng::RouteTable::builtin())
+            .skill == "npu-graph-diagnose");
+  const ng::RouteDecision both = ng::route_request(
+      json{{"text", "please look"}, {"log", dynamo_log + traceback}}, ng::RouteTable::builtin());
+  CHECK(both.skill == "npu-graph-diagnose");
+  CHECK(ng::route_request(json{{"text", traceback}}, ng::RouteTable::builtin()).skill ==
+        "npu-graph-diagnose");
+}
