@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
 #include <skillrt/sdk.hpp>
@@ -130,6 +131,44 @@ json graph_events(const std::vector<std::string_view>& lines) {
   return out;
 }
 
+// Who called an operator that rejected its inputs: the innermost traceback frame, above the
+// first evidence line, that is not torch / torch_npu / the Python standard library.
+struct CallerFrame {
+  size_t line = 0;
+  std::string path;
+  std::string role;  // adaptation | user-script | third-party
+};
+
+std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& lines,
+                                       size_t evidence_line) {
+  static const std::regex kFrame(R"re(File "([^"]+)", line \d+)re");
+  // Frames inside these are the library path of the call, not the caller.
+  static const std::regex kInternal(
+      R"((^|/)(torch|torch_npu|op_plugin|functorch)/|<frozen |/lib/python3\.\d+/(\w+\.py$|(concurrent|multiprocessing|asyncio|importlib|threading)/))");
+  // NPU adaptation layers: their call is the framework's choice of shape/layout/format.
+  static const std::regex kAdaptation(
+      R"(vllm_ascend|vllm-ascend|torchair|mindspeed|MindSpeed|sglang/.*(ascend|npu))");
+  // Other installed frameworks: the call may carry the user's arguments through, so they do not
+  // decide on their own.
+  static const std::regex kThirdParty(
+      R"(site-packages|dist-packages|/(vllm|megatron|transformers|deepspeed|accelerate)/)");
+  std::optional<CallerFrame> caller;
+  std::match_results<std::string_view::const_iterator> m;
+  for (size_t i = 0; i < evidence_line && i < lines.size(); ++i) {
+    if (!std::regex_search(lines[i].begin(), lines[i].end(), m, kFrame)) continue;
+    const std::string path = m[1].str();
+    if (std::regex_search(path, kInternal) && !std::regex_search(path, kAdaptation)) continue;
+    std::string role = "user-script";
+    if (std::regex_search(path, kAdaptation)) {
+      role = "adaptation";
+    } else if (std::regex_search(path, kThirdParty)) {
+      role = "third-party";
+    }
+    caller = CallerFrame{i, path, role};
+  }
+  return caller;
+}
+
 json first_error(const std::vector<std::string_view>& lines) {
   static const std::regex kError(
       R"(^Traceback \(most recent call last\)|\[ERROR\]|\bERR\d{5}\b|^\w*(Error|Exception)\b|error code is|\bE[0-9A-Z]\d{4}\b)");
@@ -231,6 +270,17 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
         {"no rule matched: pass the full output from the first Traceback, and the host plog "
          "($HOME/ascend/log/debug/plog) around the first ERROR",
          "rerun with ASCEND_LAUNCH_BLOCKING=1 to make the stack accurate"});
+    // Say which fact is missing for the lowest layer the log reached, and the command that
+    // produces it, rather than guessing a class.
+    if (layer_reached == "acl-runtime") {
+      result["next_steps"].push_back(
+          "the log reaches the runtime/device but names no cause: run npu-smi info (device "
+          "health) and collect device logs with msnpureport");
+    } else if (layer_reached == "opplugin-operator" || layer_reached == "cpp-core") {
+      result["next_steps"].push_back(
+          "the failing component is not named: rerun with ASCEND_GLOBAL_LOG_LEVEL=1 "
+          "ASCEND_SLOG_PRINT_TO_STDOUT=1 to print the CANN component and its first ERROR");
+    }
     undetermined.push_back("no rule in the pack matched any line; the class is not decided");
     result["undetermined"] = undetermined;
     return result;
@@ -255,6 +305,34 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
                          {"lines", lines_json}});
   }
   json next_steps = top.rule->next_steps;
+  std::string conclusion = top.rule->cls;
+  if (top.rule->caller_decides && !top.lines.empty()) {
+    // The operator refused an input it documents as unsupported; the fix belongs to whoever
+    // chose that input, which the calling frame shows.
+    const auto caller = find_caller(lines, top.lines.front());
+    if (!caller) {
+      undetermined.push_back(
+          "the operator rejected its inputs, but the log shows no traceback frame of the caller; "
+          "rerun with ASCEND_LAUNCH_BLOCKING=1 to get the Python stack of the call and see whether "
+          "the script or an adaptation layer (vllm-ascend, MindSpeed, torchair) passed them");
+    } else if (caller->role == "third-party") {
+      evidence.push_back(line_json(lines, caller->line));
+      undetermined.push_back("the rejected input was passed by " + caller->path +
+                             ", a third-party framework that may only forward the script's "
+                             "arguments; check whether the value comes from your launch "
+                             "arguments (user-code) or from that framework");
+    } else {
+      const std::string by = caller->role == "adaptation" ? "framework-bug" : "user-code";
+      if (by != conclusion) {
+        next_steps.insert(next_steps.begin(), "the rejected input was passed by " + caller->path +
+                                                  " (log line " + std::to_string(caller->line + 1) +
+                                                  "), so the fix belongs there (" + by +
+                                                  "), not in the operator");
+        conclusion = by;
+      }
+      evidence.push_back(line_json(lines, caller->line));
+    }
+  }
   const bool async = text.find("The Inner error is reported as above") != std::string_view::npos;
   if (async && text.find("ASCEND_LAUNCH_BLOCKING=1") == std::string_view::npos) {
     next_steps.push_back(
@@ -269,7 +347,7 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
         "a timeout is usually a symptom: the root cause is on the rank that failed first, which "
         "this log does not show");
   }
-  result["conclusion"] = top.rule->cls;
+  result["conclusion"] = conclusion;
   result["confidence"] = std::round(confidence * 100) / 100;
   result["rule"] = {{"id", top.rule->id},
                     {"title", top.rule->title},

@@ -89,6 +89,7 @@ RuleSet RuleSet::parse(std::string_view yaml, const std::string& source,
     if (r.confidence <= 0 || r.confidence > 1) {
       throw std::runtime_error(where + ": 'confidence' must be in (0, 1]");
     }
+    r.caller_decides = node["caller_decides"] && node["caller_decides"].as<bool>();
     const bool icase = node["icase"] && node["icase"].as<bool>();
     r.any_text = string_list(node["any"], where + ": 'any'");
     r.all_text = string_list(node["all"], where + ": 'all'");

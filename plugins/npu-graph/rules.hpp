@@ -20,6 +20,9 @@ struct Rule {
   std::string source;  // file the rule came from
   int priority = 100;  // lower wins
   double confidence = 0.5;
+  // The operator rejected its inputs by design, so the layer that must change is whoever made
+  // the call: diagnose re-attributes the conclusion from the calling traceback frame.
+  bool caller_decides = false;
   std::vector<std::string> any_text, all_text, none_text;
   std::vector<std::regex> any, all, none;
   std::vector<std::string> next_steps;

@@ -35,6 +35,7 @@ DiagnoseScore score_diagnose_tree(const std::string& root, const std::string& ti
       ++confusion[cls][got];
       ++score.per_class[cls];
       ++score.total;
+      if (got == "undetermined") ++score.undetermined;
       if (got == cls) {
         ++score.right;
         continue;
@@ -45,7 +46,8 @@ DiagnoseScore score_diagnose_tree(const std::string& root, const std::string& ti
   }
   std::ostringstream table;
   table << title << ": " << score.right << "/" << score.total << " correct (" << std::fixed
-        << std::setprecision(1) << 100.0 * score.right / std::max(score.total, 1) << "%)\n"
+        << std::setprecision(1) << 100.0 * score.right / std::max(score.total, 1)
+        << "%), undetermined " << score.undetermined << "\n"
         << "confusion (rows = label, columns = conclusion):\n"
         << std::setw(14) << "";
   std::vector<std::string> cols = classes;

@@ -11,6 +11,7 @@ namespace skillrt::npu_graph::testing {
 struct DiagnoseScore {
   int total = 0;
   int right = 0;
+  int undetermined = 0;
   std::map<std::string, int> per_class;
   std::string report;  // accuracy line, confusion matrix, then each miss with its rule
 };
