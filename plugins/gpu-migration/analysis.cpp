@@ -210,13 +210,7 @@ void make_findings_text(FileScan& f) {
 // pkg/__init__.py -> pkg.
 std::vector<std::string> module_of(const std::string& rel) {
   std::vector<std::string> parts;
-  size_t b = 0;
-  while (b <= rel.size()) {
-    size_t e = rel.find('/', b);
-    if (e == std::string::npos) e = rel.size();
-    parts.push_back(rel.substr(b, e - b));
-    b = e + 1;
-  }
+  for (std::string_view part : split_at(rel, '/')) parts.emplace_back(part);
   std::string& last = parts.back();
   if (last.size() > 3 && last.compare(last.size() - 3, 3, ".py") == 0) last.resize(last.size() - 3);
   if (last == "__init__") parts.pop_back();

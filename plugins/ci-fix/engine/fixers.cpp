@@ -1446,6 +1446,17 @@ void redundant_backslash(const FileContext& ctx, const Finding& f, size_t id, co
   out->candidates.push_back(std::move(c));
 }
 
+// Linters count a finding's column in characters (1-based); the byte offset it names.
+size_t offset_of_column(const FileContext& ctx, uint32_t line, uint32_t col) {
+  std::string_view content = ctx.lines->content(line);
+  size_t off = 0;
+  for (uint32_t chars = 1; off < content.size() && chars < col; ++chars) {
+    ++off;
+    while (off < content.size() && (static_cast<unsigned char>(content[off]) & 0xC0) == 0x80) ++off;
+  }
+  return ctx.lines->start(line) + off;
+}
+
 // W605: "\d" in a non-raw literal is an invalid escape that Python keeps as backslash + d; "\\d"
 // spells the same value without the warning. The string-value proof checks exactly that.
 void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const Rule& rule,
@@ -1454,14 +1465,7 @@ void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const
     out->refusals.push_back({"W605 is fixed in Python files with a column only", "Fix by hand."});
     return;
   }
-  // The finding's column counts characters; find the byte offset.
-  std::string_view content = ctx.lines->content(f.line);
-  size_t off = 0;
-  for (uint32_t chars = 1; off < content.size() && chars < f.col; ++chars) {
-    ++off;
-    while (off < content.size() && (static_cast<unsigned char>(content[off]) & 0xC0) == 0x80) ++off;
-  }
-  const size_t at = ctx.lines->start(f.line) + off;
+  const size_t at = offset_of_column(ctx, f.line, f.col);
   if (at >= ctx.text.size() || ctx.text[at] != '\\') {
     out->refusals.push_back({"no backslash at line " + std::to_string(f.line) + " column " +
                                  std::to_string(f.col) + " (the report does not match the file)",
@@ -1499,13 +1503,7 @@ void move_operator(const FileContext& ctx, const Finding& f, size_t id, const Ru
          "Pick one of W503/W504 in the config (PEP 8 now prefers breaks before operators)."});
     return;
   }
-  std::string_view content = ctx.lines->content(f.line);
-  size_t off = 0;
-  for (uint32_t chars = 1; off < content.size() && chars < f.col; ++chars) {
-    ++off;
-    while (off < content.size() && (static_cast<unsigned char>(content[off]) & 0xC0) == 0x80) ++off;
-  }
-  const size_t at = ctx.lines->start(f.line) + off;
+  const size_t at = offset_of_column(ctx, f.line, f.col);
   const auto& toks = ctx.tokens->tokens;
   auto it = std::lower_bound(toks.begin(), toks.end(), at,
                              [](const Token& t, size_t o) { return t.begin < o; });

@@ -117,17 +117,7 @@ struct Reader {
   }
 };
 
-std::vector<std::string_view> split_lines(std::string_view text) {
-  std::vector<std::string_view> lines;
-  size_t b = 0;
-  while (b <= text.size()) {
-    size_t e = text.find('\n', b);
-    if (e == std::string_view::npos) e = text.size();
-    lines.push_back(text.substr(b, e - b));
-    b = e + 1;
-  }
-  return lines;
-}
+std::vector<std::string_view> split_lines(std::string_view text) { return split_at(text, '\n'); }
 
 // Every quoted string in `s` (single or double quotes, no escapes needed for requirements).
 template <typename Fn>

@@ -183,15 +183,21 @@ Rule parse_rule(const Json& r, const std::string& origin, size_t index,
 
 }  // namespace
 
-Dotted split_dotted(std::string_view text) {
-  Dotted out;
+std::vector<std::string_view> split_at(std::string_view text, char sep) {
+  std::vector<std::string_view> out;
   size_t start = 0;
   while (start <= text.size()) {
-    size_t dot = text.find('.', start);
-    if (dot == std::string_view::npos) dot = text.size();
-    out.emplace_back(text.substr(start, dot - start));
-    start = dot + 1;
+    size_t end = text.find(sep, start);
+    if (end == std::string_view::npos) end = text.size();
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
   }
+  return out;
+}
+
+Dotted split_dotted(std::string_view text) {
+  Dotted out;
+  for (std::string_view part : split_at(text, '.')) out.emplace_back(part);
   return out;
 }
 

@@ -119,6 +119,8 @@ std::string_view embedded_data(std::string_view name);
 RuleTable rule_table_with_user_file(const std::string& path);
 
 Dotted split_dotted(std::string_view text);
+// `text` cut at every `sep` (an empty text gives one empty part); the parts view `text`.
+std::vector<std::string_view> split_at(std::string_view text, char sep);
 bool glob_match(std::string_view pattern, std::string_view name);
 
 }  // namespace skillrt::gpu_migration::detail
