@@ -115,5 +115,9 @@ check "serve stdout has nothing else" 3 "$(printf '%s\n' "$out" | grep -c .)"
 check_contains "serve runs a skill" 'Hello, Ada!' "$out"
 "$bin" serve --http nonsense >/dev/null 2>&1 </dev/null; rc=$?
 check "serve --http with a bad address" 2 "$rc"
+err=$(timeout 20 "$bin" serve --http 0.0.0.0:0 2>&1 >/dev/null </dev/null); rc=$?
+check "serve --http beyond loopback without a token is refused" 2 "$rc"
+check_contains "the refusal says how to add a token" "add --token <secret>" "$err"
+check_contains "and names the way out" "--insecure-no-token" "$err"
 
 finish

@@ -349,7 +349,13 @@ struct ServeOptions {
   size_t max_line_mb = 16;
   unsigned idle_poll_us = 50;
   std::string fixtures;  // test-only: the conformance suite's fixture tools, resources, prompts
+  bool insecure_no_token = false;  // serve a non-loopback address without a token, on purpose
 };
+
+// 127.0.0.0/8, ::1 and localhost: only this machine can connect.
+bool is_loopback_host(const std::string& host) {
+  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+}
 
 int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   mcp::ServerOptions so;
@@ -388,6 +394,21 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
                      "--http '" + o.http + "': expected [HOST:]PORT, e.g. 8765 or 127.0.0.1:8765");
   }
   http.port = static_cast<uint16_t>(port);
+  // Every skill, file-writing ones included, would be callable by anyone who reaches the port.
+  if (!is_loopback_host(http.host) && o.token.empty() && !o.insecure_no_token) {
+    return fail_with(g, kExitUsage, Code::kInvalidArgument,
+                     "--http '" + o.http +
+                         "' listens beyond this machine without a token, so anyone who reaches "
+                         "the port could run every skill (file-writing ones included); add "
+                         "--token <secret> (clients send Authorization: Bearer <secret>), or "
+                         "--insecure-no-token if that is really meant");
+  }
+  if (!is_loopback_host(http.host) && o.token.empty()) {
+    spdlog::warn(
+        "serving {} without a token (--insecure-no-token): any client that reaches the "
+        "port can run every skill",
+        o.http);
+  }
   http.token = o.token;
   http.allowed_origins = o.origins;
   http.max_body_bytes = o.max_line_mb << 20;
@@ -494,6 +515,9 @@ int run(int argc, char** argv) {
                     "Streamable HTTP on [HOST:]PORT instead of stdio (binds 127.0.0.1 unless a "
                     "host is given; port 0 picks a free one)");
   serve->add_option("--token", serve_opts.token, "Require Authorization: Bearer <token> (HTTP)");
+  serve->add_flag("--insecure-no-token", serve_opts.insecure_no_token,
+                  "Allow a non-loopback --http address without --token (every skill becomes "
+                  "callable by anyone who reaches the port)");
   serve->add_option("--allow-origin", serve_opts.origins,
                     "An Origin allowed besides loopback ones (HTTP, repeatable)");
   serve->add_option("--max-message-mb", serve_opts.max_line_mb,
