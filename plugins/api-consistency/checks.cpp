@@ -28,25 +28,11 @@ Loaded load(const TensorSpec& spec) {
   return l;
 }
 
-std::string shape_text(const std::vector<int64_t>& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
-
 std::vector<uint64_t> strides_of(const std::vector<int64_t>& shape) {
   std::vector<uint64_t> st(shape.size(), 1);
   for (size_t i = shape.size(); i-- > 1;) st[i - 1] = st[i] * static_cast<uint64_t>(shape[i]);
   return st;
 }
-
-Json num(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
-}
-
-double unit_of(DType t) { return std::ldexp(1.0, -mantissa_bits(t) - 1); }
 
 // ---- linear algebra ----------------------------------------------------------------------------
 
@@ -242,8 +228,8 @@ Json check_index_ties(const TensorSpec& input, const TensorSpec& expected, const
       Json ex{{"flat_index", p},
               {"expected_index", ie},
               {"actual_index", ia},
-              {"expected_value", num(ve)},
-              {"actual_value", num(va)}};
+              {"expected_value", json_number(ve)},
+              {"actual_value", json_number(va)}};
       if (!in_range) ex["note"] = "index out of range of the input";
       list.push_back(ex);
     }
@@ -321,15 +307,15 @@ Json check_residual(const std::string& kind, const TensorSpec& a_spec,
   }
   // Rounding in the result's dtype alone leaves a residual of order n * u: below that floor two
   // residuals are equally good.
-  const double floor = static_cast<double>(std::max(m, n)) * unit_of(xa.header.logical);
+  const double floor = static_cast<double>(std::max(m, n)) * unit_roundoff(xa.header.logical);
   return Json{{"kind", kind},
               {"n", n},
               {"batch", batch},
-              {"residual_expected", num(re)},
-              {"residual_actual", num(ra)},
-              {"floor", num(floor)},
-              {"residual_ratio", num(ra / std::max(re, floor))},
-              {"condition_estimate", num(cond)},
+              {"residual_expected", json_number(re)},
+              {"residual_actual", json_number(ra)},
+              {"floor", json_number(floor)},
+              {"residual_ratio", json_number(ra / std::max(re, floor))},
+              {"condition_estimate", json_number(cond)},
               {"definition", kind == "inv"     ? "||A X - I|| / (||A|| ||X||)"
                              : kind == "solve" ? "||A X - B|| / (||A|| ||X|| + ||B||)"
                                                : "||A X A - A|| / (||A||^2 ||X||)"}};
@@ -352,7 +338,7 @@ Json check_formula(const std::string& api, const TensorSpec& input, const Tensor
     if (std::isfinite(v)) sum_sq += v * v, ++finite;
   }
   const double floor = std::max(finite ? std::sqrt(sum_sq / finite) / 8 : 0.0, 1e-30);
-  const double u = unit_of(a.header.logical);
+  const double u = unit_roundoff(a.header.logical);
   const auto norm_err = [&](double got, double want) {
     return std::fabs(got - want) / std::max(std::fabs(want), floor);
   };
@@ -375,8 +361,8 @@ Json check_formula(const std::string& api, const TensorSpec& input, const Tensor
     // The device follows the alternative to within a few rounding units, and the API's own
     // formula (the golden) is clearly farther away.
     const bool matches = err <= 64 * u && err_asked > 16 * u && err * 8 <= err_asked;
-    alts.push_back(
-        Json{{"name", f.name}, {"max_error_vs_alternative", num(err)}, {"matches", matches}});
+    alts.push_back(Json{
+        {"name", f.name}, {"max_error_vs_alternative", json_number(err)}, {"matches", matches}});
     if (matches && matched.empty()) matched = f.name;
   }
   // Smoothness: mean |r| difference of neighbours in input order (distinct inputs only) against
@@ -401,12 +387,12 @@ Json check_formula(const std::string& api, const TensorSpec& input, const Tensor
   bool systematic = false;
   if (n_adj >= 64 && far > 0) {
     const double s = (adj / static_cast<double>(n_adj)) / (far / static_cast<double>(half));
-    smooth = num(s);
+    smooth = json_number(s);
     systematic = s < 0.25;
   }
   return Json{{"alternatives", alts},
               {"matched", matched.empty() ? Json() : Json(matched)},
-              {"max_error_vs_golden", num(err_asked)},
+              {"max_error_vs_golden", json_number(err_asked)},
               {"smoothness", smooth},
               {"systematic", systematic},
               {"samples", order.size()}};

@@ -538,8 +538,6 @@ bool run_parallel(const TensorSpec& expected, const TensorSpec& actual, TensorSt
 
 // ---- localisation -------------------------------------------------------------------------------
 
-Json num(double v);
-
 // Finds elements far off the tensor's own error level, so that a few gross errors are not averaged
 // away by many good elements (a kernel that skips a tile, or writes one wrong value, passes
 // count-based standards).
@@ -553,6 +551,11 @@ constexpr double kOutlierFactor = 64;
 // However noisy the tensor, an element off by more than a quarter of itself (or of the floor) is an
 // outlier: for bfloat16, 64 times a median near 2^-7 would otherwise let an unwritten tile through.
 constexpr double kOutlierCeiling = 0.25;
+
+// The normalised error above which an element is an outlier, given the tensor's typical one.
+double outlier_threshold(double typical) {
+  return std::min(kOutlierCeiling, std::max(kOutlierFloor, kOutlierFactor * typical));
+}
 
 // The median normalised error from the pass's joint exponent histogram (upper edge of the bin the
 // median falls in: |a - e| and |e| are each known within a factor of 2).
@@ -575,12 +578,10 @@ double median_normalised(const Acc& acc, double floor) {
   return 0;
 }
 
-Json summarise_locality(std::vector<Candidate> candidates, double floor, double median,
-                        DType dtype, const Params& prm, uint64_t total, bool second_pass) {
-  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
-  const double typical = std::max(median, unit);
-  const double threshold =
-      std::min(kOutlierCeiling, std::max(kOutlierFloor, kOutlierFactor * typical));
+Json summarise_locality(std::vector<Candidate> candidates, double floor, double median, DType dtype,
+                        const Params& prm, uint64_t total, bool second_pass) {
+  const double typical = std::max(median, unit_roundoff(dtype));
+  const double threshold = outlier_threshold(typical);
   const auto norm = [&](const Candidate& c) {
     return std::fabs(c.actual - c.expected) / std::max(std::fabs(c.expected), floor);
   };
@@ -597,19 +598,19 @@ Json summarise_locality(std::vector<Candidate> candidates, double floor, double 
     ++seg[static_cast<size_t>(c.index * kSegments / std::max<uint64_t>(total, 1))];
     if (first.size() < prm.top_k) {
       first.push_back(Json{{"flat_index", c.index},
-                           {"expected", num(c.expected)},
-                           {"actual", num(c.actual)},
-                           {"normalised_error", num(n)}});
+                           {"expected", json_number(c.expected)},
+                           {"actual", json_number(c.actual)},
+                           {"normalised_error", json_number(n)}});
     }
   }
   Json segments = Json::array();
   for (int i = 0; i < kSegments; ++i) {
     if (seg[static_cast<size_t>(i)] != 0) segments.push_back(i);
   }
-  return Json{{"floor", num(floor)},
-              {"median_normalised_error", num(median)},
-              {"typical", num(typical)},
-              {"threshold", num(threshold)},
+  return Json{{"floor", json_number(floor)},
+              {"median_normalised_error", json_number(median)},
+              {"typical", json_number(typical)},
+              {"threshold", json_number(threshold)},
               {"outliers", outliers},
               {"outlier_ratio", total ? static_cast<double>(outliers) / total : 0.0},
               {"outliers_zero_actual", zero_actual},
@@ -624,9 +625,7 @@ Json localise_again(const TensorSpec& expected, const TensorSpec& actual, double
                     double median, DType dtype, const Params& prm, uint64_t total) {
   auto se = std::make_unique<WidenedStream>(open_tensor(expected));
   auto sa = std::make_unique<WidenedStream>(open_tensor(actual));
-  const double unit = std::ldexp(1.0, -mantissa_bits(dtype) - 1);
-  const double threshold = std::min(
-      kOutlierCeiling, std::max(kOutlierFloor, kOutlierFactor * std::max(median, unit)));
+  const double threshold = outlier_threshold(std::max(median, unit_roundoff(dtype)));
   std::vector<Candidate> kept;
   uint64_t count = 0;
   for (uint64_t done = 0; done < total;) {
@@ -668,13 +667,6 @@ Json index_of(uint64_t flat, const std::vector<int64_t>& shape) {
   }
   for (int64_t v : out) idx.push_back(v);
   return idx;
-}
-
-// JSON has no inf or NaN: such numbers are written as strings.
-Json num(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  return v;
 }
 
 Json side_json(const TensorHeader& h) {
@@ -811,8 +803,8 @@ Json standard_msprobe(const Acc& acc, const Params& p, bool exact, double cosine
   const double n = static_cast<double>(acc.n);
   const double r100 = n ? acc.ms_within[0] / n : 1, r1000 = n ? acc.ms_within[1] / n : 1,
                r10000 = n ? acc.ms_within[2] / n : 1;
-  j["cosine"] = num(cosine);
-  j["max_abs_error"] = num(acc.max_abs);
+  j["cosine"] = json_number(cosine);
+  j["max_abs_error"] = json_number(acc.max_abs);
   j["ratio_1e-2"] = r100;
   j["ratio_1e-3"] = r1000;
   j["ratio_1e-4"] = r10000;
@@ -904,13 +896,19 @@ Json mismatch_result(const TensorHeader& he, const TensorHeader& ha, const std::
               {"dtype_mismatch", check == "dtype check"}};
 }
 
+}  // namespace
+
+Json json_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
 std::string shape_text(const std::vector<int64_t>& s) {
   std::string out = "(";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + (s.size() == 1 ? ",)" : ")");
 }
-
-}  // namespace
 
 std::pair<double, double> torch_default_tolerances(DType t) {
   switch (t) {
@@ -1009,27 +1007,27 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
   Json m;
   m["elements"] = acc.n;
   m["finite_pairs"] = acc.n_finite;
-  m["max_abs_error"] = num(acc.max_abs);
-  m["max_abs_expected"] = num(acc.max_abs_expected);
-  m["max_abs_actual"] = num(acc.max_abs_actual);
-  m["mean_abs_error"] = num(nf ? acc.sum_abs / nf : 0);
-  m["max_rel_error"] = num(acc.max_rel);
-  m["mean_rel_error"] = num(acc.rel_count ? acc.sum_rel / acc.rel_count : 0);
+  m["max_abs_error"] = json_number(acc.max_abs);
+  m["max_abs_expected"] = json_number(acc.max_abs_expected);
+  m["max_abs_actual"] = json_number(acc.max_abs_actual);
+  m["mean_abs_error"] = json_number(nf ? acc.sum_abs / nf : 0);
+  m["max_rel_error"] = json_number(acc.max_rel);
+  m["mean_rel_error"] = json_number(acc.rel_count ? acc.sum_rel / acc.rel_count : 0);
   m["rel_error_excluded_zero_expected"] = acc.rel_zero_expected;
-  m["rmse"] = num(nf ? std::sqrt(acc.sum_sq / nf) : 0);
+  m["rmse"] = json_number(nf ? std::sqrt(acc.sum_sq / nf) : 0);
   const double rms_expected = nf ? std::sqrt(acc.ee / nf) : 0;
-  m["rms_expected"] = num(rms_expected);
+  m["rms_expected"] = json_number(rms_expected);
   // ||a - e|| / ||e||: the error relative to the tensor's scale, which rounding bounds even where
   // single elements cancel to near zero.
-  m["norm_rel_error"] = rms_expected > 0 ? num(std::sqrt(acc.sum_sq / acc.ee)) : Json();
-  m["unit_roundoff"] = exact ? 0.0 : std::ldexp(1.0, -mantissa_bits(dtype) - 1);
-  m["cosine_similarity"] = num(cosine);
+  m["norm_rel_error"] = rms_expected > 0 ? json_number(std::sqrt(acc.sum_sq / acc.ee)) : Json();
+  m["unit_roundoff"] = exact ? 0.0 : unit_roundoff(dtype);
+  m["cosine_similarity"] = json_number(cosine);
   m["error_balance"] =
       nf ? std::fabs(static_cast<double>(acc.gt) - static_cast<double>(acc.lt)) / nf : 0.0;
   m["greater_count"] = acc.gt;
   m["less_count"] = acc.lt;
-  m["ulp_max"] = num(acc.ulp_max);
-  m["ulp_mean"] = num(nf ? acc.ulp_sum / nf : 0);
+  m["ulp_max"] = json_number(acc.ulp_max);
+  m["ulp_mean"] = json_number(nf ? acc.ulp_sum / nf : 0);
   m["ulp_over_threshold"] = acc.ulp_over;
   m["ulp_threshold"] = prm.ulp_threshold;
   m["mismatched"] = acc.mismatch;
@@ -1071,10 +1069,10 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
     const double ae = std::fabs(w.expected);
     wj.push_back(Json{{"flat_index", w.index},
                       {"index", index_of(w.index, ha.shape)},
-                      {"expected", num(w.expected)},
-                      {"actual", num(w.actual)},
-                      {"abs_error", num(w.abs_err)},
-                      {"rel_error", ae > 0 ? num(w.abs_err / ae) : Json("inf")}});
+                      {"expected", json_number(w.expected)},
+                      {"actual", json_number(w.actual)},
+                      {"abs_error", json_number(w.abs_err)},
+                      {"rel_error", ae > 0 ? json_number(w.abs_err / ae) : Json("inf")}});
   }
   Json nfj = Json::array();
   for (uint64_t i : acc.nonfinite_positions) {

@@ -49,6 +49,11 @@ Json compare_tensors(const TensorSpec& expected, const TensorSpec& actual,
 std::vector<double> read_values(const TensorSpec& spec, TensorHeader* header,
                                 uint64_t max_elements);
 
+// JSON has no inf or NaN: such numbers are written as the strings "inf", "-inf", "nan".
+Json json_number(double v);
+// A shape as Python prints a tuple: (2, 3), (5,), ().
+std::string shape_text(const std::vector<int64_t>& shape);
+
 // torch.testing.assert_close default (rtol, atol) for a dtype; (0, 0) for integers and bool.
 std::pair<double, double> torch_default_tolerances(DType t);
 

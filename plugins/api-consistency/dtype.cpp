@@ -148,4 +148,6 @@ double largest_finite(DType t) {
 
 double machine_epsilon(DType t) { return std::ldexp(1.0, -mantissa_bits(t)); }
 
+double unit_roundoff(DType t) { return std::ldexp(1.0, -mantissa_bits(t) - 1); }
+
 }  // namespace skillrt::apic

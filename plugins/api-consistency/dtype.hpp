@@ -39,6 +39,8 @@ int mantissa_bits(DType t);
 int min_normal_exponent(DType t);
 double largest_finite(DType t);
 double machine_epsilon(DType t);
+// Half of machine epsilon: the largest relative error of rounding to the dtype.
+double unit_roundoff(DType t);
 
 }  // namespace skillrt::apic
 
