@@ -659,34 +659,31 @@ class Session {
         std::replace(key.begin(), key.end(), '_', '-');
         values[key] = trim(t.substr(eq + 1));
       }
-      // flake8: a code is reported when its longest matching prefix in select is longer than
-      // its longest in ignore (W503 and W504 are in flake8's default ignore list).
+      // flake8: a code is reported when its longest matching prefix in select (or flake8's
+      // default select) is longer than its longest in ignore (or the default ignore list, which
+      // holds W503 and W504).
       const auto longest = [&](std::initializer_list<const char*> keys, const std::string& code,
                                const std::string& fallback) {
-        size_t best = 0;
-        bool any = false;
-        for (const char* k : keys) {
-          auto f = values.find(k);
-          if (f == values.end()) continue;
-          any = any || std::string(k).rfind("extend", 0) != 0;
-          std::string list = "," + f->second + ",";
-          for (size_t b = 1; b < list.size();) {
+        const auto in_list = [&](const std::string& list) {
+          size_t best = 0, b = 0;
+          while (b <= list.size()) {
             size_t e = list.find(',', b);
+            if (e == std::string::npos) e = list.size();
             const std::string item = trim(list.substr(b, e - b));
             if (!item.empty() && code.rfind(item, 0) == 0) best = std::max(best, item.size());
             b = e + 1;
           }
+          return best;
+        };
+        size_t best = 0;
+        bool replaced = false;  // select/ignore replace the defaults; extend-* add to them
+        for (const char* k : keys) {
+          auto f = values.find(k);
+          if (f == values.end()) continue;
+          replaced = replaced || std::string(k).rfind("extend", 0) != 0;
+          best = std::max(best, in_list(f->second));
         }
-        if (!any) {
-          std::string list = "," + fallback + ",";
-          for (size_t b = 1; b < list.size();) {
-            size_t e = list.find(',', b);
-            const std::string item = list.substr(b, e - b);
-            if (!item.empty() && code.rfind(item, 0) == 0) best = std::max(best, item.size());
-            b = e + 1;
-          }
-        }
-        return best;
+        return replaced ? best : std::max(best, in_list(fallback));
       };
       const auto reported = [&](const std::string& code) {
         return longest({"select", "extend-select"}, code, "E,F,W,C90") >
@@ -700,22 +697,9 @@ class Session {
       if (v <= 0) continue;
       max_line_length_ = v;
       line_length_source_ = std::string(cfg);
-      const auto lists = [&](const char* k, const std::string& code) {
-        auto f = values.find(k);
-        if (f == values.end()) return false;
-        size_t b = 0;
-        while (b <= f->second.size()) {
-          size_t e = f->second.find(',', b);
-          if (e == std::string::npos) e = f->second.size();
-          const std::string item = trim(f->second.substr(b, e - b));
-          if (!item.empty() && code.rfind(item, 0) == 0) return true;
-          b = e + 1;
-        }
-        return false;
-      };
-      if (lists("ignore", "E501") && (lists("select", "B950") || lists("extend-select", "B950"))) {
+      if (!reported("E501") && reported("B950")) {
         max_line_length_ = v + v / 10;
-        line_length_source_ += " (E501 ignored, B950 selected: max-line-length + 10%)";
+        line_length_source_ += " (E501 not reported, B950 is: max-line-length + 10%)";
       }
       return;
     }
