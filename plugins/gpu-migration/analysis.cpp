@@ -206,6 +206,16 @@ void make_findings_text(FileScan& f) {
   }
 }
 
+// A scanned file's source for a second look: kept in memory, or read again (the scan dropped it).
+bool source_again(const FileScan& f, bool keep_text, std::string* text) {
+  if (keep_text) {
+    *text = f.text;
+    return true;
+  }
+  std::string reason;
+  return read_source(f.file.abs, text, &reason);
+}
+
 // The dotted module a repository file is: wan/modules/attention.py -> wan.modules.attention,
 // pkg/__init__.py -> pkg.
 std::vector<std::string> module_of(const std::string& rel) {
@@ -255,12 +265,8 @@ void resolve_reexports(Slots& slots, const Scanner& scanner, bool keep_text) {
       if (e != m->second.end()) resolved[name] = e->second;
     }
     if (resolved.empty()) continue;
-    std::string text, reason;
-    if (keep_text) {
-      text = f.text;
-    } else if (!read_source(f.file.abs, &text, &reason)) {
-      continue;
-    }
+    std::string text;
+    if (!source_again(f, keep_text, &text)) continue;
     std::vector<WrapperDef> wrappers = std::move(f.python.wrappers);
     f.python = scanner.scan_python(text, &resolved);
     for (WrapperDef& w : wrappers) f.python.wrappers.push_back(std::move(w));
@@ -304,12 +310,7 @@ void add_wrapper_calls(Slots& slots, const Scanner& scanner, bool keep_text) {
     if (!slot.scan || slot.scan->file.type != FileType::kPython) continue;
     FileScan& f = *slot.scan;
     std::string text;
-    std::string reason;
-    if (keep_text) {
-      text = f.text;
-    } else if (!read_source(f.file.abs, &text, &reason)) {
-      continue;
-    }
+    if (!source_again(f, keep_text, &text)) continue;
     bool mentions = false;
     for (const std::string& name : names)
       mentions = mentions || text.find(name) != std::string::npos;
