@@ -186,10 +186,9 @@ FileResult process_file(const FileContext& ctx, const std::vector<Finding>& all,
       continue;
     }
     std::vector<Edit> next = merged(accepted, fresh);
-    if (ctx.lang == Language::kPython &&
-        (c.klass == "token-spacing" || c.klass == "comment-format" || c.klass == "indentation" ||
-         c.klass == "string-escapes" || c.klass == "continuation-layout")) {
-      // Several fixes on one line may together push it past max-line-length.
+    if (ctx.lang == Language::kPython) {
+      // Several fixes on one line may together push it past max-line-length, whatever their
+      // class (a longer typo correction too); fixes that shorten lines never trip it.
       std::string side;
       uint32_t last_line = 0;
       for (const Edit& e : fresh) {

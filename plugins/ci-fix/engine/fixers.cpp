@@ -1472,12 +1472,8 @@ void escape_backslash(const FileContext& ctx, const Finding& f, size_t id, const
                              "Run the linter again and fix by hand."});
     return;
   }
+  // Doubling the backslash lengthens the line: the engine refuses it past max-line-length.
   const Edit edit{static_cast<uint32_t>(at), static_cast<uint32_t>(at), "\\"};
-  if (std::string side = too_long_impl(ctx, f.line, {edit}); !side.empty()) {
-    out->refusals.push_back(
-        {side, "Make the literal raw (r'...') if it has no other escapes, or rewrap the line."});
-    return;
-  }
   Candidate c = make(f, id, rule, klass, f.line,
                      "escape the backslash of an invalid escape sequence on line " +
                          std::to_string(f.line) + " (same string value)");
@@ -1567,13 +1563,6 @@ void move_operator(const FileContext& ctx, const Finding& f, size_t id, const Ru
     c.edits.push_back(Edit{other->begin, other->begin, op_text + " "});
     c.what = "move `" + op_text + "` from the end of line " + std::to_string(f.line) +
              " to the start of line " + std::to_string(other->line);
-  }
-  for (const Edit& e : c.edits) {
-    if (std::string side = too_long_impl(ctx, ctx.lines->line_of(e.begin), c.edits);
-        !side.empty()) {
-      out->refusals.push_back({side, "Move the operator by hand, rewrapping the line."});
-      return;
-    }
   }
   out->candidates.push_back(std::move(c));
 }
