@@ -1,6 +1,9 @@
 #include "cpp_scan.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <map>
+#include <set>
 
 #include "detail/text.hpp"
 
@@ -156,6 +159,192 @@ bool is_keyword(const std::string& s) {
   return kKeywords.count(s) != 0;
 }
 
+// Definite assignment of scalar locals through a function body, the way a compiler's
+// maybe-uninitialized analysis walks structured statements: an `if` assigns what both branches
+// assign (a branch that returns or throws assigns everything), loops may not run, a `switch`
+// assigns only with a `default:`.
+class AssignmentFlow {
+ public:
+  AssignmentFlow(const std::vector<Tok>& t, std::set<std::string> exec_args)
+      : t_(t), exec_args_(std::move(exec_args)) {}
+
+  std::vector<CppFunction::MaybeUninitialized> run(size_t body_open, size_t body_close) {
+    State s;
+    block(body_open + 1, body_close, &s);
+    return std::move(found_);
+  }
+
+ private:
+  struct State {
+    std::set<std::string> assigned;
+    bool terminated = false;
+  };
+
+  static bool scalar_type(const std::string& w) {
+    static const std::set<std::string> kTypes = {
+        "aclDataType", "aclFormat", "ScalarType", "int",      "int8_t",   "int16_t",
+        "int32_t",     "int64_t",   "uint8_t",    "uint16_t", "uint32_t", "uint64_t",
+        "size_t",      "bool",      "float",      "double",   "char",     "long"};
+    return kTypes.count(w) != 0;
+  }
+
+  void block(size_t b, size_t e, State* s) {
+    size_t i = b;
+    while (i < e) {
+      if (s->terminated) return;  // unreachable rest
+      i = statement(i, e, s);
+    }
+  }
+
+  size_t close_of(size_t open, const char* o, const char* c) const {
+    return matching(t_, open, o, c);
+  }
+
+  // Reads and writes of tracked names in [b, e): reads first, then the assignments.
+  void expression(size_t b, size_t e, State* s) {
+    std::vector<std::string> writes;
+    for (size_t i = b; i < e; ++i) {
+      if (t_[i].kind != Tok::Kind::kWord || declared_.count(t_[i].text) == 0) continue;
+      const std::string& n = t_[i].text;
+      const bool address =
+          i > b && t_[i - 1].text == "&" && (i < b + 2 || t_[i - 2].kind != Tok::Kind::kWord);
+      const bool assign =
+          i + 1 < e && t_[i + 1].text == "=" && !(i + 2 < e && t_[i + 2].text == "=");
+      if (assign || address) {
+        writes.push_back(n);
+        continue;
+      }
+      if (s->assigned.count(n) != 0 || reported_.count(n) != 0) continue;
+      reported_.insert(n);
+      found_.push_back({n, declared_[n], t_[i].line});
+    }
+    for (const std::string& w : writes) s->assigned.insert(w);
+  }
+
+  // One statement starting at i; returns the index after it.
+  size_t statement(size_t i, size_t e, State* s) {
+    const std::string& x = t_[i].text;
+    if (x == ";") return i + 1;
+    if (x == "{") {
+      const size_t c = close_of(i, "{", "}");
+      block(i + 1, std::min(c, e), s);
+      return c + 1;
+    }
+    if (x == "if") {
+      size_t k = i + 1;
+      if (k < e && t_[k].text == "constexpr") ++k;
+      if (k >= e || t_[k].text != "(") return end_of_simple(i, e, s);
+      const size_t c = close_of(k, "(", ")");
+      expression(k + 1, c, s);
+      State then = *s;
+      size_t next = statement(c + 1, e, &then);
+      State other = *s;
+      if (next < e && t_[next].text == "else") next = statement(next + 1, e, &other);
+      merge(then, other, s);
+      return next;
+    }
+    if (x == "for" || x == "while") {
+      if (i + 1 >= e || t_[i + 1].text != "(") return end_of_simple(i, e, s);
+      const size_t c = close_of(i + 1, "(", ")");
+      expression(i + 2, c, s);
+      State body = *s;
+      return statement(c + 1, e, &body);  // may run zero times: assignments do not count
+    }
+    if (x == "do") {
+      size_t next = statement(i + 1, e, s);
+      if (next < e && t_[next].text == "while") return end_of_simple(next, e, s);
+      return next;
+    }
+    if (x == "switch" && i + 1 < e && t_[i + 1].text == "(") {
+      const size_t c = close_of(i + 1, "(", ")");
+      expression(i + 2, c, s);
+      if (c + 1 >= e || t_[c + 1].text != "{") return c + 1;
+      const size_t bc = close_of(c + 1, "{", "}");
+      bool has_default = false;
+      for (size_t k = c + 2; k < bc; ++k) has_default = has_default || t_[k].text == "default";
+      State body = *s;
+      block(c + 2, bc, &body);
+      if (has_default) {
+        body.terminated = false;
+        s->assigned = body.assigned;
+      }
+      return bc + 1;
+    }
+    if (x == "try") {
+      size_t next = statement(i + 1, e, s);
+      while (next < e && t_[next].text == "catch") {
+        const size_t c = close_of(next + 1, "(", ")");
+        State handler = *s;
+        next = statement(c + 1, e, &handler);
+      }
+      return next;
+    }
+    if (x == "return" || x == "throw") {
+      const size_t end = end_of_simple(i, e, s);
+      s->terminated = true;
+      return end;
+    }
+    // `aclDataType y_acltype;`, `at::ScalarType t;`: a scalar local with no value.
+    size_t k = i;
+    while (k + 1 < e && t_[k + 1].text == "::") k += 2;
+    if (k + 2 < e && scalar_type(t_[k].text) && t_[k + 1].kind == Tok::Kind::kWord &&
+        t_[k + 2].text == ";" && exec_args_.count(t_[k + 1].text) != 0) {
+      declared_[t_[k + 1].text] = t_[k + 1].line;
+      s->assigned.erase(t_[k + 1].text);
+      return k + 3;
+    }
+    const size_t end = end_of_simple(i, e, s);
+    // TORCH_CHECK(false, ...) and friends never return.
+    if ((x == "TORCH_CHECK" || x == "AT_ERROR" || x == "TORCH_INTERNAL_ASSERT") && i + 3 < e &&
+        t_[i + 1].text == "(" && (t_[i + 2].text == "false" || t_[i + 2].text == "0") &&
+        (t_[i + 3].text == "," || t_[i + 3].text == ")")) {
+      s->terminated = true;
+    }
+    return end;
+  }
+
+  // An expression statement: up to the `;` outside brackets (lambdas included).
+  size_t end_of_simple(size_t i, size_t e, State* s) {
+    int depth = 0;
+    size_t k = i;
+    for (; k < e; ++k) {
+      const std::string& x = t_[k].text;
+      if (x == "(" || x == "{" || x == "[") ++depth;
+      if (x == ")" || x == "}" || x == "]") --depth;
+      if (depth <= 0 && x == ";") break;
+      if (depth < 0) break;
+    }
+    expression(i, k, s);
+    return k + 1;
+  }
+
+  static void merge(const State& a, const State& b, State* out) {
+    if (a.terminated && b.terminated) {
+      out->terminated = true;
+      return;
+    }
+    if (a.terminated) {
+      out->assigned = b.assigned;
+      return;
+    }
+    if (b.terminated) {
+      out->assigned = a.assigned;
+      return;
+    }
+    std::set<std::string> both;
+    for (const std::string& n : a.assigned) {
+      if (b.assigned.count(n) != 0) both.insert(n);
+    }
+    out->assigned = std::move(both);
+  }
+
+  const std::vector<Tok>& t_;
+  std::set<std::string> exec_args_;
+  std::map<std::string, size_t> declared_;
+  std::set<std::string> reported_;
+  std::vector<CppFunction::MaybeUninitialized> found_;
+};
+
 }  // namespace
 
 std::string canonical_cpp_type(std::string_view text) {
@@ -171,7 +360,14 @@ std::string canonical_cpp_type(std::string_view text) {
       s.erase(pos, qs.size());
     }
   }
-  if (detail::starts_with(s, "::")) s.erase(0, 2);
+  // A global qualifier ("::std::vector" after std:: went): "<::vector" -> "<vector".
+  for (size_t pos = s.find("::"); pos != std::string::npos; pos = s.find("::", pos)) {
+    if (pos == 0 || !word_char(s[pos - 1])) {
+      s.erase(pos, 2);
+    } else {
+      pos += 2;
+    }
+  }
   std::string out;
   for (char c : s) {
     if (c == ' ' && !out.empty() && !word_char(out.back())) continue;
@@ -256,6 +452,7 @@ std::vector<CppFunction> scan_cpp(std::string_view source) {
         f.params = parse_params(t, i + 1, close);
         f.line = t[i].line;
         const size_t body_end = matching(t, k, "{", "}");
+        std::set<std::string> exec_args;
         for (size_t b = k + 1; b < body_end && b < t.size(); ++b) {
           if (t[b].kind != Tok::Kind::kWord) continue;
           f.body_identifiers.insert(t[b].text);
@@ -263,10 +460,17 @@ std::vector<CppFunction> scan_cpp(std::string_view source) {
             if (detail::starts_with(t[b].text, "EXEC_NPU_CMD") ||
                 detail::starts_with(t[b].text, "EXEC_NPU_NO_FORMAT_CHECK_CMD")) {
               f.exec_calls.emplace_back(t[b + 2].text, t[b].line);
+              const size_t args_end = matching(t, b + 1, "(", ")");
+              for (size_t a = b + 3; a < args_end && a < body_end; ++a) {
+                if (t[a].kind == Tok::Kind::kWord) exec_args.insert(t[a].text);
+              }
             } else if (detail::starts_with(t[b].text, "DO_COMPATIBILITY")) {
               f.compat_calls.emplace_back(t[b + 2].text, t[b].line);
             }
           }
+        }
+        if (!exec_args.empty() && body_end < t.size()) {
+          f.maybe_uninitialized = AssignmentFlow(t, std::move(exec_args)).run(k, body_end);
         }
         out.push_back(std::move(f));
         i = body_end + 1;
@@ -277,6 +481,99 @@ std::vector<CppFunction> scan_cpp(std::string_view source) {
     ++i;
   }
   return out;
+}
+
+TypeAliases scan_cpp_aliases(std::string_view source) {
+  const std::vector<Tok> t = lex(source);
+  TypeAliases out;
+  for (size_t i = 0; i + 3 < t.size(); ++i) {
+    if (t[i].text == "using" && t[i + 1].kind == Tok::Kind::kWord && t[i + 2].text == "=") {
+      size_t e = i + 3;
+      while (e < t.size() && t[e].text != ";") ++e;
+      out[t[i + 1].text] = canonical_cpp_type(join(t, i + 3, e));
+      i = e;
+    } else if ((t[i].text == "const" || t[i].text == "constexpr") && i + 4 < t.size() &&
+               t[i + 2].kind == Tok::Kind::kWord && t[i + 3].text == "=" && i + 5 < t.size() &&
+               t[i + 5].text == ";" &&
+               std::isdigit(static_cast<unsigned char>(t[i + 4].text[0])) != 0) {
+      // `const int64_t DIM = 3;`: a size used in std::array<bool, DIM>.
+      out[t[i + 2].text] = t[i + 4].text;
+      i += 5;
+    } else if (t[i].text == "typedef") {
+      size_t e = i + 1;
+      while (e < t.size() && t[e].text != ";" && t[e].text != "(") ++e;
+      if (e < t.size() && t[e].text == ";" && e >= i + 3 && t[e - 1].kind == Tok::Kind::kWord) {
+        out[t[e - 1].text] = canonical_cpp_type(join(t, i + 1, e - 1));
+      }
+      i = e;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// Replaces each identifier found in `aliases` by its definition, a few rounds deep.
+std::string expand_aliases(std::string s, const TypeAliases& aliases) {
+  static const TypeAliases kLibrary = {
+      {"IntArrayRef", "ArrayRef<int64_t>"},
+      {"SymIntArrayRef", "ArrayRef<SymInt>"},
+      {"TensorList", "ArrayRef<Tensor>"},
+      {"DimnameList", "ArrayRef<Dimname>"},
+      {"OptionalIntArrayRef", "OptionalArrayRef<int64_t>"},
+      {"OptionalSymIntArrayRef", "OptionalArrayRef<SymInt>"},
+  };
+  for (int round = 0; round < 4; ++round) {
+    std::string out;
+    bool changed = false;
+    size_t i = 0;
+    while (i < s.size()) {
+      if (!word_char(s[i])) {
+        out += s[i++];
+        continue;
+      }
+      const size_t b = i;
+      while (i < s.size() && word_char(s[i])) ++i;
+      const std::string w = s.substr(b, i - b);
+      const auto own = aliases.find(w);
+      const auto lib = kLibrary.find(w);
+      if (own != aliases.end() && own->second != w) {
+        out += own->second;
+        changed = true;
+      } else if (lib != kLibrary.end()) {
+        out += lib->second;
+        changed = true;
+      } else {
+        out += w;
+      }
+    }
+    s = out;
+    if (!changed) break;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string cpp_type_key(std::string_view canonical_type, const TypeAliases& aliases) {
+  std::string s = canonical_cpp_type(canonical_type);
+  // East const: "Tensor const&" -> "const Tensor&".
+  for (const char* tail : {"const&", "const*", "const"}) {
+    const std::string t(tail);
+    if (s.size() <= t.size() || s.compare(s.size() - t.size(), t.size(), t) != 0 ||
+        detail::starts_with(s, "const ")) {
+      continue;
+    }
+    std::string head = s.substr(0, s.size() - t.size());
+    if (!head.empty() && word_char(head.back())) continue;  // "myconst", not east const
+    while (!head.empty() && head.back() == ' ') head.pop_back();
+    s = "const " + head + t.substr(5);
+    break;
+  }
+  s = canonical_cpp_type(expand_aliases(s, aliases));
+  const bool by_value = s.empty() || (s.back() != '&' && s.back() != '*');
+  if (by_value && detail::starts_with(s, "const ")) s.erase(0, 6);
+  return s;
 }
 
 bool has_symint(const ops::FunctionSchema& schema) {

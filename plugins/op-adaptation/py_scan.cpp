@@ -386,10 +386,14 @@ std::vector<PyRegistration> scan_registrations(std::string_view source) {
     // The body: following logical lines indented deeper than the def; returns inside nested
     // defs belong to those.
     std::vector<PyReturn> returns;
+    std::set<std::string> body_names;
     size_t j = line_end(close) + 1;
     std::vector<size_t> nested;
     while (j < t.size() && t[j].indent > def_indent) {
       const size_t e = line_end(j);
+      for (size_t k = j; k < e; ++k) {
+        if (t[k].kind == PyToken::Kind::kName) body_names.insert(t[k].text);
+      }
       while (!nested.empty() && t[j].indent <= nested.back()) nested.pop_back();
       if (t[j].text == "def" || t[j].text == "class" || t[j].text == "lambda") {
         if (t[j].text != "lambda") nested.push_back(t[j].indent);
@@ -403,6 +407,7 @@ std::vector<PyRegistration> scan_registrations(std::string_view source) {
       reg.def_line = t[def].line;
       reg.params = params;
       reg.returns = returns;
+      reg.body_names = body_names;
       out.push_back(std::move(reg));
     }
     pending.clear();

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -49,6 +50,7 @@ struct PyRegistration {
   size_t def_line = 0;
   std::vector<PyParam> params;
   std::vector<PyReturn> returns;
+  std::set<std::string> body_names;  // every name the body mentions
 };
 
 std::vector<PyRegistration> scan_registrations(std::string_view source);

@@ -96,6 +96,7 @@ Json run_op_adaptation(const Json& input, const Services& services) {
       throw std::invalid_argument("verify needs 'ops' (names) or 'all': true");
     }
     vo.max_findings = input.value("max_findings", 2000);
+    vo.min_severity = input.value("min_severity", "info");
     vo.progress = services.progress;
     vo.cancelled = services.cancelled;
     if (is_file) vo.yaml_file = root;

@@ -41,6 +41,8 @@ struct VerifyOptions {
   // listing, torch_npu/csrc/aten/npu_native_functions.yaml as ops defined outside op-plugin.
   std::string torch_npu;
   size_t max_findings = 5000;
+  // Findings below this severity are counted in the summary but not returned.
+  std::string min_severity = "info";
   std::function<void(double, double, const std::string&)> progress;
   std::function<bool()> cancelled;
 };

@@ -11,10 +11,20 @@ else
   echo "--- op-adaptation verify: the mini op-plugin checkout, all ops ---"
   step "$bin" run op-adaptation -q --input "{\"mode\": \"verify\", \"op_plugin\": \"$opa_tree\", \"all\": true}"
   echo
-  echo "--- op-adaptation verify: Meta default 296 where the schema says 291 ---"
-  sed -i 's/dst_type=291/dst_type=296/' "$opa_tree/op_plugin/python/meta/_meta_registrations.py"
-  step "$bin" run op-adaptation -q --input "{\"mode\": \"verify\", \"op_plugin\": \"$opa_tree\", \"ops\": [\"npu_swiglu_group_quant\"]}"
-  sed -i 's/dst_type=296/dst_type=291/' "$opa_tree/op_plugin/python/meta/_meta_registrations.py"
+  echo "--- op-adaptation verify: a Meta parameter without the schema's default (limit=7.0 -> limit) ---"
+  echo "(the dispatcher leaves out an argument at its default, so the Meta call fails: an error)"
+  sed -i 's/limit=7.0/limit/' "$opa_tree/op_plugin/python/meta/_meta_registrations.py"
+  step "$bin" run op-adaptation -q --input "{\"mode\": \"verify\", \"op_plugin\": \"$opa_tree\", \"ops\": [\"npu_clipped_swiglu\"]}"
+  sed -i 's/limit,/limit=7.0,/' "$opa_tree/op_plugin/python/meta/_meta_registrations.py"
+  echo
+  echo "--- op-adaptation verify: the real op-plugin@517f2e7 (Meta registrations, schema baseline), errors only ---"
+  opa_real=$(mktemp -d /tmp/opa_real.XXXXXX)
+  cp -r "$here/plugins/op-adaptation/tests/data/real_tree/op-plugin/." "$opa_real/"
+  mkdir -p "$opa_real/op_plugin/config"
+  cp "$here/plugins/op-adaptation/tests/data/op_plugin_functions.yaml" \
+    "$here/plugins/op-adaptation/tests/data/derivatives.yaml" "$opa_real/op_plugin/config/"
+  step "$bin" run op-adaptation -q --input "{\"mode\": \"verify\", \"op_plugin\": \"$opa_real\", \"all\": true, \"min_severity\": \"error\", \"max_findings\": 6}"
+  rm -rf "$opa_real"
   echo
   echo "--- op-adaptation generate: a new op with backward, dry run (patch + verify of the result) ---"
   step "$bin" run op-adaptation -q --input "{\"mode\": \"generate\", \"op_plugin\": \"$opa_tree\", \"spec\": {\"schema\": \"npu_demo_gate(Tensor x, *, int dim=-1, float alpha=1.0) -> Tensor\", \"aclnn\": \"aclnnDemoGate\", \"versions\": [\"v2.6\", \"newest\"], \"exposed\": true, \"backward\": {}}}"

@@ -65,3 +65,33 @@ TEST_CASE("cpp: schema to C++ type mapping") {
   CHECK(expected_cpp_name(out) == "abs_out");
   CHECK(expected_cpp_return(out) == "Tensor&");
 }
+
+TEST_CASE("scan_cpp: a local EXEC_NPU_CMD reads before every path assigns it") {
+  using skillrt::opa::scan_cpp;
+  auto flagged = [](const std::string& body) {
+    const auto fns = scan_cpp("namespace op_api {\nat::Tensor f(int64_t mode) {\n" + body +
+                              "\n  EXEC_NPU_CMD(aclnnF, x, dt);\n  return x;\n}\n}\n");
+    REQUIRE(fns.size() == 1);
+    std::vector<std::string> names;
+    for (const auto& u : fns[0].maybe_uninitialized) names.push_back(u.name);
+    return names;
+  };
+  // The worked example of SwigluGroupQuantKernelNpuOpApi.cpp: assigned for two modes only.
+  CHECK(flagged("aclDataType dt;\n  if (mode == 2 || mode == 3) {\n    dt = ACL_HIFLOAT8;\n  }") ==
+        std::vector<std::string>{"dt"});
+  CHECK(flagged("aclDataType dt;\n  if (mode) { dt = A; } else { dt = B; }").empty());
+  CHECK(flagged("aclDataType dt;\n  if (mode == 1) dt = A;\n  else if (mode == 2) dt = B;\n"
+                "  else TORCH_CHECK(false, \"bad mode\");")
+            .empty());
+  CHECK(flagged("aclDataType dt;\n  if (mode == 1) dt = A;\n  else if (mode == 2) dt = B;") ==
+        std::vector<std::string>{"dt"});
+  CHECK(flagged("aclDataType dt;\n  switch (mode) {\n    case 1: dt = A; break;\n"
+                "    default: dt = B;\n  }")
+            .empty());
+  CHECK(flagged("aclDataType dt;\n  for (int i = 0; i < 2; ++i) { dt = A; }") ==
+        std::vector<std::string>{"dt"});
+  CHECK(flagged("aclDataType dt;\n  get_type(&dt);").empty());
+  CHECK(flagged("aclDataType dt = A;").empty());
+  // Not passed to EXEC_NPU_CMD: out of this check's scope.
+  CHECK(flagged("int64_t unused;\n  aclDataType dt = A;").empty());
+}

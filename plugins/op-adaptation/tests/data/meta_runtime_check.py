@@ -8,7 +8,10 @@ or keyword-only split disagree with the schema raises here as it would under Fak
 Checks the number of outputs against the schema's returns. Prints one line per op; exits 1 on
 the first failure.
 
-usage: meta_runtime_check.py <checkout> <op> [<op> ...]
+With --omit-defaults, every argument that has a schema default is left out instead, so the
+dispatcher passes nothing for it and the Meta function's own default must take its place.
+
+usage: meta_runtime_check.py [--omit-defaults] <checkout> <op> [<op> ...]
 """
 import importlib.util
 import re
@@ -58,7 +61,11 @@ def sample(typ, name):
 
 
 def main():
-    root, ops = sys.argv[1], sys.argv[2:]
+    argv = sys.argv[1:]
+    omit_defaults = bool(argv) and argv[0] == "--omit-defaults"
+    if omit_defaults:
+        argv = argv[1:]
+    root, ops = argv[0], argv[1:]
     functions = yaml.safe_load(open(root + "/op_plugin/config/op_plugin_functions.yaml"))
     lib = torch.library.Library("npu", "DEF")
     schemas = {}
@@ -80,6 +87,8 @@ def main():
                 kwonly = True
                 continue
             typ, name = a.split("=", 1)[0].rsplit(" ", 1)
+            if omit_defaults and "=" in a:
+                continue
             value = sample(typ, name)
             if kwonly:
                 kwargs[name] = value
