@@ -47,9 +47,10 @@ std::string page(const std::string& language) {
       .get<std::string>();
 }
 
+// Generated pages follow the house template, so its checks are on.
 Json check(const std::string& text) {
   return skillrt::op_apidoc::run_check(
-      {{"mode", "check"}, {"schema", kSchema}, {"doc_text", text}});
+      {{"mode", "check"}, {"schema", kSchema}, {"doc_text", text}, {"template", true}});
 }
 
 }  // namespace
