@@ -23,7 +23,32 @@ struct Candidate {
   std::string text;
   std::string file;
   size_t line = 0;
+  // The arguments a Python caller sees: an out overload's outputs become one keyword `out`
+  // (a tuple when there are several), as torch's binding names it whatever the schema calls it.
+  std::vector<Argument> python;
 };
+
+Candidate make_candidate(FunctionSchema schema, std::string text, std::string file, size_t line) {
+  Candidate c{std::move(schema), std::move(text), std::move(file), line, {}};
+  bool has_out = false;
+  for (const Argument& a : c.schema.arguments) {
+    if (a.out) {
+      has_out = true;
+      continue;
+    }
+    c.python.push_back(a);
+  }
+  if (has_out) {
+    Argument out;
+    out.name = "out";
+    out.type.base = "Tensor";
+    out.kwarg_only = true;
+    out.out = true;
+    out.default_value = "None";
+    c.python.push_back(out);
+  }
+  return c;
+}
 
 std::string python_name(const FunctionSchema& s) {
   std::string base = s.name.full_base();
@@ -31,10 +56,9 @@ std::string python_name(const FunctionSchema& s) {
   return c == std::string::npos ? base : base.substr(c + 2);
 }
 
-// The arguments a Python caller sees: the out overload's outputs as keywords (`out=`).
-std::vector<const Argument*> python_args(const FunctionSchema& s) {
+std::vector<const Argument*> python_args(const Candidate& c) {
   std::vector<const Argument*> out;
-  for (const Argument& a : s.arguments) out.push_back(&a);
+  for (const Argument& a : c.python) out.push_back(&a);
   return out;
 }
 
@@ -67,7 +91,8 @@ int sized_list(const Argument& a) {
 }
 
 bool defaults_agree(const Argument& a, const std::string& page_default) {
-  if (!a.default_value) return a.out && page_default == "None";  // `out=None` in Python
+  if (a.out) return true;  // `out=(var, m, v)`: the page shows what to pass, not a default
+  if (!a.default_value) return false;
   return same_value(*a.default_value, page_default, sized_list(a));
 }
 
@@ -126,7 +151,7 @@ struct Finding {
 std::vector<Finding> compare_prototype(const PagePrototype& p, const Candidate& c) {
   std::vector<Finding> out;
   const FunctionSchema& s = c.schema;
-  const auto args = python_args(s);
+  const auto args = python_args(c);
   auto add = [&](const std::string& kind, size_t line, const std::string& param,
                  const std::string& message) {
     out.push_back({kind, "prototype", line, param, message, &c});
@@ -193,7 +218,7 @@ std::vector<Finding> compare_prototype(const PagePrototype& p, const Candidate& 
     if (pa.kwonly != a.kwarg_only && !p.has_varargs) {
       (a.kwarg_only ? kw_but_positional : positional_but_kw).push_back(&pa);
     }
-    if (!pa.type.empty()) {
+    if (!pa.type.empty() && !a.out) {
       const std::string want = schema_class(a);
       const std::string got = type_class(pa.type);
       if (!want.empty() && !got.empty() && want != got) {
@@ -264,7 +289,7 @@ std::vector<Finding> compare_prototype(const PagePrototype& p, const Candidate& 
 std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* proto,
                                     const Candidate& c) {
   std::vector<Finding> out;
-  const auto args = python_args(c.schema);
+  const auto args = python_args(c);
   auto add = [&](const std::string& kind, size_t line, const std::string& param,
                  const std::string& message) {
     out.push_back({kind, "parameters", line, param, message, &c});
@@ -318,7 +343,7 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
           "parameters: '" + item.name + "' says the default is " + *item.default_text +
               "; the schema default is " + *a->default_value);
     }
-    if (!item.type.empty()) {
+    if (!item.type.empty() && !a->out) {
       const std::string want = schema_class(*a);
       const std::string got = type_class(item.type);
       if (!want.empty() && !got.empty() && want != got) {
@@ -330,6 +355,31 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
   }
   const std::string against = proto != nullptr ? "the prototype" : "the schema";
   for (const PageParamItem* item : unknown) {
+    // The members of an `out=(var, m, v)` tuple described one by one.
+    const Argument* member = nullptr;
+    for (const Argument& a : c.schema.arguments) {
+      if (a.out && a.name == item->name) member = &a;
+    }
+    const bool has_out = std::find(expected.begin(), expected.end(), "out") != expected.end();
+    if (member != nullptr && (has_out || proto == nullptr)) continue;
+    // A near spelling of a name still without item: one misnamed item.
+    int best = -1;
+    size_t best_d = 3;
+    for (size_t j = 0; j < expected.size(); ++j) {
+      if (used[j]) continue;
+      const size_t d = edit_distance(item->name, expected[j]);
+      if (d < best_d) {
+        best = static_cast<int>(j);
+        best_d = d;
+      }
+    }
+    if (best >= 0) {
+      used[static_cast<size_t>(best)] = true;
+      const Argument* a = schema_arg(expected[static_cast<size_t>(best)]);
+      add("misnamed-parameter", item->line, a != nullptr ? a->name : expected[best],
+          "parameters: '" + item->name + "' is '" + expected[best] + "' in " + against);
+      continue;
+    }
     add("extra-parameter", item->line, item->name,
         "parameters: '" + item->name + "' is not an argument of " + against);
   }
@@ -339,6 +389,15 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
     // Checked against the schema, an out tensor is often described under the returns; the page's
     // own prototype showing `out=` is another matter.
     if (proto == nullptr && a != nullptr && a->out) continue;
+    // `out` described through the members of its tuple (var, m, v).
+    if (a != nullptr && a->out) {
+      bool members = false;
+      for (const PageParamItem& item : page.params) {
+        for (const Argument& x : c.schema.arguments)
+          members = members || (x.out && x.name == item.name);
+      }
+      if (members) continue;
+    }
     add("missing-parameter", page.params_heading_line, a != nullptr ? a->name : expected[j],
         "parameters: '" + expected[j] + "' of " + against + " has no item");
   }
@@ -349,7 +408,7 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
 // keywords named like arguments, every argument without default given.
 std::vector<Finding> compare_call(const PageCall& call, const Candidate& c) {
   std::vector<Finding> out;
-  const auto args = python_args(c.schema);
+  const auto args = python_args(c);
   auto add = [&](const std::string& param, const std::string& message) {
     out.push_back({"example", "example", call.line, param, message, &c});
   };
@@ -392,7 +451,7 @@ std::vector<Candidate> candidates_of(const Json& input) {
   if (!input.contains("source") || input.contains("schema")) {
     const auto resolved = op_test::detail::resolve_ops(input, false);
     const auto& primary = resolved.front();
-    out.push_back({primary.schema, primary.text, primary.file, primary.line});
+    out.push_back(make_candidate(primary.schema, primary.text, primary.file, primary.line));
     return out;
   }
   // Every overload of the Python function: the page may document any of them, and `op` may
@@ -413,13 +472,14 @@ std::vector<Candidate> candidates_of(const Json& input) {
     if (e.section == "symint" || e.section == "autograd") continue;  // mirrors of an entry
     bool dup = false;
     for (const Candidate& c : out) dup = dup || c.text == e.schema_text;
-    if (!dup) out.push_back({*e.parsed.schema, e.schema_text, source.file, e.where.line});
+    if (!dup)
+      out.push_back(make_candidate(*e.parsed.schema, e.schema_text, source.file, e.where.line));
   }
   if (out.empty()) {
     // Not a function name either: resolve_ops says what is wrong and what is near.
     const auto resolved = op_test::detail::resolve_ops(input, false);
     const auto& primary = resolved.front();
-    out.push_back({primary.schema, primary.text, primary.file, primary.line});
+    out.push_back(make_candidate(primary.schema, primary.text, primary.file, primary.line));
   }
   return out;
 }

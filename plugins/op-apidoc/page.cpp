@@ -244,10 +244,12 @@ std::optional<PageParamItem> param_item(const std::string& raw, size_t number) {
   } else if (!bold) {
     return std::nullopt;
   }
-  // The name is followed by its colon (possibly after the type); a bold word in running text
-  // is not an item.
-  if (i >= t.size() || t[i] != ':') return std::nullopt;
-  item.default_text = default_in(t.substr(i + 1));
+  // The name is followed by its colon (possibly after the type), or at least by a type in
+  // brackets: "- **actual_seq_lengths** (`Tensor`)可选输入". A bold word in running text is not
+  // an item.
+  if ((i >= t.size() || t[i] != ':') && item.type.empty()) return std::nullopt;
+  if (i < t.size() && t[i] == ':') ++i;
+  item.default_text = default_in(t.substr(std::min(i, t.size())));
   return item;
 }
 
@@ -436,6 +438,8 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
         found.emplace_back(indent_of(raw), std::move(*item));
       }
     }
+    // Up to three spaces is still the top level in Markdown (" **sinks**(`float`)：").
+    for (auto& [ind, item] : found) ind = ind <= 3 ? 0 : ind;
     size_t least = std::string::npos;
     for (const auto& [ind, item] : found) least = std::min(least, ind);
     for (auto& [ind, item] : found) {

@@ -37,4 +37,9 @@ else
   echo
   echo "--- op-apidoc check: a page with a wrong default and a misnamed parameter ---"
   step "$bin" run op-apidoc -q --input '{"mode": "check", "schema": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor, Tensor)", "doc_text": "# torch_npu.npu_rms_norm\n\n## 产品支持情况\n\n## 功能说明\n\n## 函数原型\n\n```python\ntorch_npu.npu_rms_norm(self, gama, epsilon=1e-05) -> (Tensor, Tensor)\n```\n\n## 参数说明\n\n- **self** (`Tensor`)：必选参数。\n- **gamma** (`Tensor`)：必选参数。\n- **epsilon** (`float`)：可选参数。默认值为1e-06。\n\n## 返回值说明\n\n## 约束说明\n\n## 调用示例\n\n```python\ny, rstd = torch_npu.npu_rms_norm(x, gamma, eps=1e-6)\n```\n"}'
+  echo
+  echo "--- op-apidoc check: real pages of op-plugin@517f2e7, one that agrees and one that does not ---"
+  pages="$here/plugins/op-apidoc/tests/data/real_pages/pages"
+  step "$bin" run op-apidoc -q --input "{\"mode\": \"check\", \"op\": \"npu_fusion_attention\", \"doc\": \"$pages/torch_npu-npu_fusion_attention.md\", \"source\": \"$here/tests/data/op-plugin/op_plugin_functions.yaml\"}"
+  step "$bin" run op-apidoc -q --input "{\"mode\": \"check\", \"op\": \"npu_mhc_sinkhorn\", \"doc\": \"$pages/torch_npu-npu_mhc_sinkhorn.md\", \"source\": \"$here/tests/data/op-plugin/op_plugin_functions.yaml\"}"
 fi

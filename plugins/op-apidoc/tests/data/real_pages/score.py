@@ -57,7 +57,8 @@ def main():
             labels_total += 1
             hit = False
             for i, t in enumerate(found):
-                if used[i] or t.get("parameter") != f["argument"]:
+                names = {f["argument"], f.get("page_argument")}
+                if used[i] or t.get("parameter") not in names:
                     continue
                 if t["kind"] in KINDS.get(f["kind"], set()):
                     used[i] = hit = True
