@@ -65,6 +65,7 @@ Json run_change(const Json& input, const Services& services, const std::string& 
   VerifyOptions vo;
   vo.ops = set.ops;
   vo.cancelled = services.cancelled;
+  vo.call_skill = services.call_skill;
   out["verify"] = to_json(verify_tree(after, vo));
   return out;
 }
@@ -99,6 +100,7 @@ Json run_op_adaptation(const Json& input, const Services& services) {
     vo.min_severity = input.value("min_severity", "info");
     vo.progress = services.progress;
     vo.cancelled = services.cancelled;
+    vo.call_skill = services.call_skill;
     if (is_file) vo.yaml_file = root;
     vo.torch_npu = input.value("torch_npu", "");
     Tree tree(is_file ? fs::path(root).parent_path() : fs::path(root));

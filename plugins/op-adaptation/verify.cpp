@@ -1545,105 +1545,39 @@ class Checker {
       add(std::move(f));
       return;
     }
-    // The prototype in the "函数原型" section: torch_npu.<op>(params) -> ...
-    const std::string head = "torch_npu." + s.name.full_base() + "(";
-    size_t section = text->find("函数原型");
-    size_t pos = text->find(head, section == std::string::npos ? 0 : section);
-    if (pos == std::string::npos) {
-      Finding f = make("warning", "doc.no_prototype", op,
-                       "the API page has no prototype line '" + head + "...)' to compare", path,
-                       Location{path, 1}, yaml_loc(e));
-      f.expected = head + "...)";
-      f.found = "none";
-      add(std::move(f));
+    // The page is compared by op-apidoc, which reads op-plugin's page formats and knows the
+    // Python binding's conventions (self shown as input, out=, defaults by value).
+    if (!docs_usable_) return;
+    if (!options_.call_skill) {
+      docs_usable_ = false;
+      result_->checks_skipped.emplace_back(
+          "docs: pages against schemas",
+          "no skill-to-skill calls in this run; the op-apidoc skill compares the pages");
       return;
     }
-    const size_t open = pos + head.size() - 1;
-    int depth = 0;
-    size_t close = open;
-    for (; close < text->size(); ++close) {
-      const char c = (*text)[close];
-      if (c == '(' || c == '[') ++depth;
-      if ((c == ')' || c == ']') && --depth == 0) break;
-    }
-    const std::string inner = text->substr(open + 1, close - open - 1);
-    std::vector<std::pair<std::string, std::optional<std::string>>> doc_params;
-    bool kw = false;
-    std::vector<bool> doc_kw;
-    std::string cur;
-    depth = 0;
-    char quote = 0;
-    auto flush = [&] {
-      std::string p = detail::trim(cur);
-      cur.clear();
-      if (p.empty()) return;
-      if (p == "*") {
-        kw = true;
-        return;
-      }
-      std::optional<std::string> def;
-      const size_t eq = p.find('=');
-      if (eq != std::string::npos) {
-        def = detail::trim(p.substr(eq + 1));
-        p = detail::trim(p.substr(0, eq));
-      }
-      const size_t colon = p.find(':');
-      if (colon != std::string::npos) p = detail::trim(p.substr(0, colon));
-      doc_params.emplace_back(p, def);
-      doc_kw.push_back(kw);
-    };
-    for (char c : inner) {
-      if (quote != 0) {
-        cur += c;
-        if (c == quote) quote = 0;
-        continue;
-      }
-      if (c == '\'' || c == '"') quote = c;
-      if (c == '(' || c == '[') ++depth;
-      if (c == ')' || c == ']') --depth;
-      if (c == ',' && depth == 0) {
-        flush();
-        continue;
-      }
-      cur += c;
-    }
-    flush();
-    const Location doc_loc{path, line_of(*text, head, section == std::string::npos ? 0 : section)};
-    std::vector<std::string> want;
-    std::vector<std::string> got;
-    bool same = doc_params.size() == s.arguments.size();
-    for (size_t i = 0; i < s.arguments.size(); ++i) {
-      want.push_back((s.arguments[i].kwarg_only ? "*" : "") + s.arguments[i].name);
-      if (i < doc_params.size()) {
-        same = same && doc_params[i].first == s.arguments[i].name &&
-               doc_kw[i] == s.arguments[i].kwarg_only;
-      }
-    }
-    for (size_t i = 0; i < doc_params.size(); ++i) {
-      got.push_back((doc_kw[i] ? "*" : "") + doc_params[i].first);
-    }
-    if (!same) {
-      Finding f = make("warning", "doc.param_mismatch", op,
-                       "the API page's prototype lists other parameters than the schema (names, "
-                       "order or keyword-only split; '*' marks keyword-only)",
-                       path, doc_loc, yaml_loc(e));
-      f.expected = detail::join(want, ", ");
-      f.found = detail::join(got, ", ");
-      add(std::move(f));
+    Json out;
+    try {
+      out = options_.call_skill(
+          "op-apidoc", {{"mode", "check"}, {"schema", e.schema_text}, {"doc_text", *text}});
+    } catch (const std::exception& ex) {
+      docs_usable_ = false;
+      result_->checks_skipped.emplace_back(
+          "docs: pages against schemas",
+          std::string("the op-apidoc skill could not be called (") + ex.what() +
+              "); install the op-apidoc plugin to compare the pages");
       return;
     }
-    for (size_t i = 0; i < s.arguments.size(); ++i) {
-      const auto& sd = s.arguments[i].default_value;
-      const auto& dd = doc_params[i].second;
-      if (sd.has_value() != dd.has_value() || (sd && !same_default(s.arguments[i], *dd))) {
-        Finding f = make("warning", "doc.default_mismatch", op,
-                         "the API page gives '" + s.arguments[i].name + "' another default", path,
-                         doc_loc, yaml_loc(e));
-        f.expected = sd ? *sd : "no default";
-        f.found = dd ? *dd : "no default";
-        add(std::move(f));
-      }
+    if (!out.contains("findings") || !out["findings"].is_array()) return;
+    for (const Json& d : out["findings"]) {
+      const std::string kind = d.value("kind", "page");
+      Finding f = make("warning", "doc." + kind, op,
+                       "API page: " + d.value("message", std::string("differs from the schema")),
+                       path, Location{path, d.value("line", static_cast<size_t>(0))}, yaml_loc(e));
+      f.expected = e.schema_text;
+      f.found = d.value("parameter", std::string());
+      add(std::move(f));
     }
+    (void)s;
   }
 
   // ---- derivatives ---------------------------------------------------------------------------
@@ -1819,6 +1753,7 @@ class Checker {
   bool have_tests_ = false;
   std::map<std::string, std::string> test_files_;
   bool have_docs_ = false;
+  bool docs_usable_ = true;  // false once op-apidoc is found missing: said once, not per op
 };
 
 Json loc_json(const Location& l) {

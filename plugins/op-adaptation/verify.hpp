@@ -45,6 +45,9 @@ struct VerifyOptions {
   std::string min_severity = "info";
   std::function<void(double, double, const std::string&)> progress;
   std::function<bool()> cancelled;
+  // Calls another skill through the host (op-apidoc compares the API pages); without it, or
+  // when the call fails, the page comparison is reported as skipped.
+  std::function<Json(const std::string&, const Json&)> call_skill;
 };
 
 struct VerifyResult {

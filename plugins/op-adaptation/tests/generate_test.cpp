@@ -1,5 +1,6 @@
 // generate and modify on copies of the fixture: 10 diverse ops generated, applied, verified
 // clean and syntax-checked; dry runs write nothing; missing op-test/op-apidoc are reported.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -59,12 +60,25 @@ Json fake_skills(const std::string& skill, const Json& in) {
              {{"path", "test/" + dir + "/test_" + name + ".py"},
               {"content", "import torch\n\n\ndef test_" + name + "():\n    assert torch\n"}}}};
   }
+  if (skill == "op-apidoc" && in.value("mode", "") == "check") {
+    return {{"findings", Json::array()}};  // the page written below agrees by construction
+  }
   if (skill == "op-apidoc") {
     CHECK(in.at("language") == "zh");
+    // As many returns as the schema has: "-> (Tensor, Tensor)" for a tuple.
+    const std::string ret = schema.substr(schema.rfind("->") + 2);
+    std::string returns = "Tensor";
+    if (ret.find('(') != std::string::npos) {
+      const size_t n = static_cast<size_t>(std::count(ret.begin(), ret.end(), ',')) + 1;
+      returns = "(";
+      for (size_t i = 0; i < n; ++i) returns += (i ? ", " : "") + std::string("Tensor");
+      returns += ")";
+    }
     return {{"doc",
              {{"path", "docs/zh/custom_APIs/torch_npu/torch_npu-" + name + ".md"},
               {"content", "# torch_npu." + name + "\n\n## 函数原型\n\n```python\ntorch_npu." +
-                              name + "(" + python_params(schema) + ") -> Tensor\n```\n"}}}};
+                              name + "(" + python_params(schema) + ") -> " + returns +
+                              "\n```\n"}}}};
   }
   throw std::runtime_error("unknown skill '" + skill + "'");
 }

@@ -6,9 +6,12 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -64,7 +67,28 @@ class FixtureCopy {
     skillrt::opa::VerifyOptions o;
     o.ops = std::move(ops);
     o.all = o.ops.empty();
+    o.call_skill = call_skill;
     return skillrt::opa::verify_tree(skillrt::opa::Tree(root_), o);
+  }
+
+  // Another skill run by the built skillrt binary, as the host would call it.
+  static nlohmann::json call_skill(const std::string& skill, const nlohmann::json& input) {
+    static int n = 0;
+    const fs::path dir = fs::temp_directory_path() /
+                         ("opa_call_" + std::to_string(::getpid()) + "_" + std::to_string(++n));
+    fs::create_directories(dir);
+    std::ofstream(dir / "in.json") << input.dump();
+    const std::string cmd = std::string(SKILLRT_BINARY_DIR) + "/bin/skillrt run " + skill +
+                            " -q --input '" + (dir / "in.json").string() + "' --output '" +
+                            (dir / "out.json").string() + "' > /dev/null 2>&1";
+    const int status = std::system(cmd.c_str());
+    std::ifstream in(dir / "out.json");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    if (status != 0 || ss.str().empty()) throw std::runtime_error("skill " + skill + " failed");
+    return nlohmann::json::parse(ss.str());
   }
 
  private:

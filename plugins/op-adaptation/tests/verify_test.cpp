@@ -466,16 +466,34 @@ TEST_CASE("verify kind doc.missing") {
   expect(fx.verify({"npu_rms_norm"}), "doc.missing", "warning", "npu_rms_norm", kRmsDoc);
 }
 
-TEST_CASE("verify kind doc.param_mismatch") {
+TEST_CASE("verify: API pages are compared by the op-apidoc skill") {
   FixtureCopy fx;
   fx.replace(kRmsDoc, "npu_rms_norm(self, gamma,", "npu_rms_norm(x, gamma,");
-  expect(fx.verify({"npu_rms_norm"}), "doc.param_mismatch", "warning", "npu_rms_norm", kRmsDoc);
+  expect(fx.verify({"npu_rms_norm"}), "doc.misnamed-parameter", "warning", "npu_rms_norm", kRmsDoc);
+  // `input` for the schema's `self` is how the binding shows it: not a finding.
+  fx.replace(kRmsDoc, "npu_rms_norm(x, gamma,", "npu_rms_norm(input, gamma,");
+  CHECK(opa_test::with_rule(fx.verify({"npu_rms_norm"}), "doc.misnamed-parameter").empty());
 }
 
-TEST_CASE("verify kind doc.default_mismatch") {
+TEST_CASE("verify kind doc.wrong-default (by value: 1e-6 is 1e-06, 1e-5 is not)") {
   FixtureCopy fx;
-  fx.replace(kRmsDoc, "gamma, epsilon=1e-06)", "gamma, epsilon=1e-05)");
-  expect(fx.verify({"npu_rms_norm"}), "doc.default_mismatch", "warning", "npu_rms_norm", kRmsDoc);
+  fx.replace(kRmsDoc, "gamma, epsilon=1e-06)", "gamma, epsilon=1e-6)");
+  CHECK(opa_test::with_rule(fx.verify({"npu_rms_norm"}), "doc.wrong-default").empty());
+  fx.replace(kRmsDoc, "gamma, epsilon=1e-6)", "gamma, epsilon=1e-05)");
+  expect(fx.verify({"npu_rms_norm"}), "doc.wrong-default", "warning", "npu_rms_norm", kRmsDoc);
+}
+
+TEST_CASE("verify: without op-apidoc the page comparison is reported as skipped") {
+  FixtureCopy fx;
+  skillrt::opa::VerifyOptions o;
+  o.ops = {"npu_rms_norm"};
+  const auto r = skillrt::opa::verify_tree(skillrt::opa::Tree(fx.root()), o);
+  bool skipped = false;
+  for (const auto& [check, reason] : r.checks_skipped) {
+    skipped =
+        skipped || (check.rfind("docs", 0) == 0 && reason.find("op-apidoc") != std::string::npos);
+  }
+  CHECK(skipped);
 }
 
 TEST_CASE("verify: every op of the real op_plugin_functions.yaml, YAML checks only") {
