@@ -8,7 +8,7 @@ packages=(
   libboost1.81-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
   libspdlog-dev libfmt-dev catch2 libcli11-dev libvalijson-dev libxlsxwriter-dev libgit2-dev zlib1g-dev
   python3 python3-openpyxl python3-numpy python3-torch json-schema-test-suite
-  flake8 pycodestyle clang-format
+  flake8 pycodestyle clang-format chromium
 )
 if [[ "${1:-}" == "--with-node" ]]; then
   packages+=(nodejs npm)
