@@ -12,6 +12,7 @@
 #include "cpp_scan.hpp"
 #include "detail/text.hpp"
 #include "interface.hpp"
+#include "optoolkit/default_value.hpp"
 #include "optoolkit/sources.hpp"
 #include "py_scan.hpp"
 
@@ -166,16 +167,11 @@ std::string torch_npu_renamed(const std::string& schema) {
 // A schema default and a Python default mean the same value. A sized list type takes a scalar
 // default for every element ("int[2] stride=1" is [1, 1]).
 bool same_default(const ops::Argument& a, const std::string& other) {
-  const std::string want = detail::normalize_default(*a.default_value);
-  const std::string got = detail::normalize_default(other);
-  if (want == got) return true;
-  const std::string& suf = a.type.suffix;
-  if (suf.size() > 2 && suf[0] == '[' && suf.back() == ']' && want.front() != '[') {
-    const int n = std::atoi(suf.substr(1, suf.size() - 2).c_str());
-    std::vector<std::string> parts(static_cast<size_t>(std::max(n, 0)), want);
-    return got == "[" + detail::join(parts, ",") + "]";
+  int sized = 0;
+  for (const ops::TypeSuffix& x : a.type.suffixes()) {
+    if (x.kind == ops::TypeSuffix::kList && x.size > 0) sized = static_cast<int>(x.size);
   }
-  return false;
+  return ops::same_default_value(*a.default_value, other, sized);
 }
 
 class Checker {

@@ -9,6 +9,7 @@
 
 #include "apidoc.hpp"
 #include "detail/op_input.hpp"
+#include "optoolkit/default_value.hpp"
 #include "optoolkit/sources.hpp"
 #include "page.hpp"
 
@@ -93,7 +94,7 @@ int sized_list(const Argument& a) {
 bool defaults_agree(const Argument& a, const std::string& page_default) {
   if (a.out) return true;  // `out=(var, m, v)`: the page shows what to pass, not a default
   if (!a.default_value) return false;
-  return same_value(*a.default_value, page_default, sized_list(a));
+  return ops::same_default_value(*a.default_value, page_default, sized_list(a));
 }
 
 // The kind of value a type admits, coarse enough that loose spellings agree ("List[int]",
@@ -336,9 +337,9 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
       }
     }
     const bool as_prototype = in_proto != nullptr && in_proto->default_text && item.default_text &&
-                              same_value(*in_proto->default_text, *item.default_text);
+                              ops::same_default_value(*in_proto->default_text, *item.default_text);
     if (item.default_text && a->default_value && *a->default_value != "None" && !as_prototype &&
-        !same_value(*a->default_value, *item.default_text, sized_list(*a))) {
+        !ops::same_default_value(*a->default_value, *item.default_text, sized_list(*a))) {
       add("wrong-default", item.line, a->name,
           "parameters: '" + item.name + "' says the default is " + *item.default_text +
               "; the schema default is " + *a->default_value);

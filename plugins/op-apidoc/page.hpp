@@ -76,11 +76,6 @@ std::string plain_text(std::string_view markdown);
 // punctuation is made ASCII.
 std::string plain_text(std::string_view markdown, bool code);
 
-// Defaults compared by value: numbers (1e-5 = 0.00001, 1. = 1, 2^63-1), None, booleans, quoted
-// strings, lists and tuples element by element; `sized_list` (a schema `int[2]`) lets a scalar
-// stand for a list of that many equal items.
-bool same_value(const std::string& a, const std::string& b, int sized_list = 0);
-
 }  // namespace skillrt::op_apidoc
 
 #endif  // SKILLRT_OP_APIDOC_PAGE_HPP_

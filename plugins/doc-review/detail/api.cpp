@@ -1,4 +1,5 @@
 #include "detail/api.hpp"
+#include "optoolkit/default_value.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -132,24 +133,6 @@ void add_signatures(const std::vector<Signature>* sigs, ApiResolution* res) {
   if (!sigs) return;
   for (const Signature& s : *sigs) res->signatures.push_back(&s);
   if (!res->where && !sigs->empty()) res->where = sigs->front().where;
-}
-
-std::string normalize_default(std::string_view v) {
-  std::string s(trim(v));
-  while (s.size() >= 2 && s.front() == '`' && s.back() == '`') s = s.substr(1, s.size() - 2);
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
-    s = s.substr(1, s.size() - 2);
-  if (starts_with(s, "torch.")) s = s.substr(6);
-  std::string out;
-  for (char c : s)
-    if (c != ' ') out.push_back(c);
-  out = lower_ascii(out);
-  if (out ==
-          "("
-          ")" ||
-      out == "()")
-    out = "[]";
-  return out;
 }
 
 }  // namespace
@@ -287,43 +270,10 @@ std::vector<Keyword> unknown_keywords(const ApiRef& ref, const ApiResolution& re
   return out;
 }
 
-namespace {
-
-// A number, or "2^63-1" / "2**31 - 1" (how pages write integer limits).
-std::optional<long double> numeric_value(const std::string& s) {
-  if (s.empty()) return std::nullopt;
-  char* end = nullptr;
-  const long double v = std::strtold(s.c_str(), &end);
-  if (*end == '\0') return v;
-  const size_t caret = s.find('^') != std::string::npos ? s.find('^') : s.find("**");
-  if (caret == std::string::npos) return std::nullopt;
-  const size_t op_len = s[caret] == '^' ? 1 : 2;
-  char* e1 = nullptr;
-  const long double base = std::strtold(s.c_str(), &e1);
-  if (e1 != s.c_str() + caret) return std::nullopt;
-  char* e2 = nullptr;
-  const char* exp_start = s.c_str() + caret + op_len;
-  const long double exponent = std::strtold(exp_start, &e2);
-  if (e2 == exp_start) return std::nullopt;
-  long double value = std::pow(base, exponent);
-  if (*e2 == '\0') return value;
-  char* e3 = nullptr;
-  const long double offset = std::strtold(e2, &e3);  // "-1" / "+1"
-  if (e3 == e2 || *e3 != '\0') return std::nullopt;
-  return value + offset;
-}
-
-}  // namespace
-
 bool same_default(std::string_view doc, std::string_view code) {
-  const std::string a = normalize_default(doc), b = normalize_default(code);
-  if (a == b) return true;
-  const auto da = numeric_value(a), db = numeric_value(b);
-  if (da && db) {
-    const long double scale = std::max(std::fabs(*da), std::fabs(*db));
-    return std::fabs(*da - *db) <= 1e-9L * std::max(scale, 1.0L);
-  }
-  return false;
+  std::string d(trim(doc));
+  while (d.size() >= 2 && d.front() == '`' && d.back() == '`') d = d.substr(1, d.size() - 2);
+  return ops::same_default_value(d, code);
 }
 
 size_t edit_distance(std::string_view a, std::string_view b) {

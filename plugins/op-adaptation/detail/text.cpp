@@ -71,68 +71,6 @@ std::string kernel_stem(std::string_view base) {
 
 namespace {
 
-// Splits "a, [b, c], d" at commas outside brackets and quotes.
-std::vector<std::string> split_top(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  std::string cur;
-  for (char c : s) {
-    if (quote != 0) {
-      cur += c;
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '[' || c == '(' || c == '{') ++depth;
-    if (c == ']' || c == ')' || c == '}') --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(cur);
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  if (!trim(cur).empty() || !out.empty()) out.push_back(cur);
-  return out;
-}
-
-bool parse_number(const std::string& s, double* value) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  *value = std::strtod(s.c_str(), &end);
-  return end != nullptr && *end == '\0' &&
-         (std::isdigit(static_cast<unsigned char>(s[0])) != 0 || s[0] == '-' || s[0] == '+' ||
-          s[0] == '.');
-}
-
-}  // namespace
-
-std::string normalize_default(std::string_view text) {
-  std::string s = trim(text);
-  if (s.size() >= 2 && (s.front() == '\'' || s.front() == '"') && s.back() == s.front()) {
-    return "str:" + s.substr(1, s.size() - 2);
-  }
-  if (s.size() >= 2 &&
-      ((s.front() == '[' && s.back() == ']') || (s.front() == '(' && s.back() == ')'))) {
-    std::vector<std::string> parts;
-    for (const std::string& p : split_top(s.substr(1, s.size() - 2))) {
-      parts.push_back(normalize_default(p));
-    }
-    return "[" + join(parts, ",") + "]";
-  }
-  double v = 0;
-  if (parse_number(s, &v)) {
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.17g", v);
-    return buf;
-  }
-  // torch dtype spellings in Python defaults: schema "ScalarType? dtype=None" only.
-  return s;
-}
-
-namespace {
-
 struct Edit {
   char op;  // ' ', '-', '+'
   std::string line;

@@ -23,11 +23,6 @@ std::string camel_case(std::string_view snake);
 // npu_swiglu_group_quant -> SwigluGroupQuant(KernelNpuOpApi.cpp).
 std::string kernel_stem(std::string_view base);
 
-// A default value in a canonical form so that a schema default, a Python default and a doc
-// default compare equal when they mean the same value: quotes dropped, numbers re-printed,
-// lists and tuples written as "[a,b]".
-std::string normalize_default(std::string_view text);
-
 // Unified diff of two texts with 3 lines of context; empty when equal. `path` is relative.
 std::string unified_diff(const std::string& path, const std::string& before,
                          const std::string& after, bool is_new_file);
