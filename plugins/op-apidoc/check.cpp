@@ -11,6 +11,7 @@
 #include "detail/op_input.hpp"
 #include "optoolkit/default_value.hpp"
 #include "optoolkit/sources.hpp"
+#include "optoolkit/text.hpp"
 #include "page.hpp"
 
 namespace skillrt::op_apidoc {
@@ -66,21 +67,6 @@ std::vector<const Argument*> python_args(const Candidate& c) {
 bool same_name(const std::string& page, const Argument& a) {
   if (page == a.name) return true;
   return a.name == "self" && page == "input";  // the binding shows `self` as `input`
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t prev = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t cur = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      prev = cur;
-    }
-  }
-  return row[b.size()];
 }
 
 int sized_list(const Argument& a) {
@@ -182,7 +168,7 @@ std::vector<Finding> compare_prototype(const PagePrototype& p, const Candidate& 
       size_t best_d = 3;
       for (size_t j = 0; j < args.size(); ++j) {
         if (used[j]) continue;
-        const size_t d = edit_distance(p.args[i].name, args[j]->name);
+        const size_t d = ops::edit_distance(p.args[i].name, args[j]->name);
         if (d < best_d) {
           best = static_cast<int>(j);
           best_d = d;
@@ -368,7 +354,7 @@ std::vector<Finding> compare_params(const ApiPage& page, const PagePrototype* pr
     size_t best_d = 3;
     for (size_t j = 0; j < expected.size(); ++j) {
       if (used[j]) continue;
-      const size_t d = edit_distance(item->name, expected[j]);
+      const size_t d = ops::edit_distance(item->name, expected[j]);
       if (d < best_d) {
         best = static_cast<int>(j);
         best_d = d;

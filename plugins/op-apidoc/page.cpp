@@ -6,49 +6,17 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "optoolkit/text.hpp"
+
 namespace skillrt::op_apidoc {
 namespace {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
-std::string trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
-  return std::string(s.substr(b, e - b));
-}
-
 size_t indent_of(const std::string& s) {
   size_t n = 0;
   while (n < s.size() && (s[n] == ' ' || s[n] == '\t')) ++n;
   return n;
-}
-
-// Splits at top-level commas, outside brackets and quotes.
-std::vector<std::string> split_top(const std::string& text) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  std::string cur;
-  for (char c : text) {
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      cur += c;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-    if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
-    if (depth == 0 && c == ',') {
-      out.push_back(trim(cur));
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  if (!trim(cur).empty()) out.push_back(trim(cur));
-  return out;
 }
 
 // The position of the first top-level `ch` in s, or npos.
@@ -125,15 +93,15 @@ std::string call_text(const std::vector<std::string>& plain, size_t i, size_t co
 }
 
 int count_returns(std::string r) {
-  r = trim(r);
+  r = ops::trim(r);
   while (!r.empty() && (r.back() == '`' || r.back() == ':')) r.pop_back();
-  r = trim(r);
+  r = ops::trim(r);
   if (r.empty()) return -1;
   if (r == "None" || r == "()") return 0;
   auto inner_count = [](const std::string& s, size_t open) {
     const size_t close = s.rfind(s[open] == '(' ? ')' : ']');
     if (close == std::string::npos || close <= open) return -1;
-    return static_cast<int>(split_top(s.substr(open + 1, close - open - 1)).size());
+    return static_cast<int>(ops::split_top_level(s.substr(open + 1, close - open - 1)).size());
   };
   if (r.front() == '(') return inner_count(r, 0);
   for (const char* t : {"tuple(", "Tuple[", "tuple["}) {
@@ -150,13 +118,13 @@ PageArg parse_arg(const std::string& token, bool kwonly, size_t line) {
   std::string left = token;
   const size_t eq = find_top(token, '=');
   if (eq != std::string::npos) {
-    a.default_text = trim(token.substr(eq + 1));
-    left = trim(token.substr(0, eq));
+    a.default_text = ops::trim(token.substr(eq + 1));
+    left = ops::trim(token.substr(0, eq));
   }
   const size_t colon = find_top(left, ':');
   if (colon != std::string::npos) {
-    a.name = trim(left.substr(0, colon));
-    a.type = trim(left.substr(colon + 1));
+    a.name = ops::trim(left.substr(0, colon));
+    a.type = ops::trim(left.substr(colon + 1));
     return a;
   }
   // "Tensor? x", "float glu_alpha", "int[] size": the last word is the name.
@@ -164,8 +132,8 @@ PageArg parse_arg(const std::string& token, bool kwonly, size_t line) {
   if (sp == std::string::npos) {
     a.name = left;
   } else {
-    a.name = trim(left.substr(sp + 1));
-    a.type = trim(left.substr(0, sp));
+    a.name = ops::trim(left.substr(sp + 1));
+    a.type = ops::trim(left.substr(0, sp));
   }
   return a;
 }
@@ -214,7 +182,7 @@ std::optional<std::string> default_in(const std::string& text) {
 // "- **head\_num**（`int`）：..." and its variants, already in plain text:
 // "- head_num (int): ...", "head_num (int): ...", "1. head_num (int): ...".
 std::optional<PageParamItem> param_item(const std::string& raw, size_t number) {
-  std::string s = trim(raw);
+  std::string s = ops::trim(raw);
   const bool bold = s.find("**") != std::string::npos;
   std::string t = plain_text(s);
   size_t i = 0;
@@ -238,7 +206,7 @@ std::optional<PageParamItem> param_item(const std::string& raw, size_t number) {
   if (i < t.size() && t[i] == '(') {
     const size_t close = t.find(')', i);
     if (close == std::string::npos) return std::nullopt;
-    item.type = trim(t.substr(i + 1, close - i - 1));
+    item.type = ops::trim(t.substr(i + 1, close - i - 1));
     i = close + 1;
     while (i < t.size() && t[i] == ' ') ++i;
   } else if (!bold) {
@@ -254,7 +222,7 @@ std::optional<PageParamItem> param_item(const std::string& raw, size_t number) {
 }
 
 bool heading_of(const std::string& line, int* level, std::string* title) {
-  const std::string t = trim(line);
+  const std::string t = ops::trim(line);
   size_t n = 0;
   while (n < t.size() && t[n] == '#') ++n;
   if (n == 0 || n > 6 || n >= t.size() || t[n] != ' ') return false;
@@ -265,7 +233,7 @@ bool heading_of(const std::string& line, int* level, std::string* title) {
     h.erase(a, close == std::string::npos ? std::string::npos : close + 4 - a);
   }
   *level = static_cast<int>(n);
-  *title = trim(plain_text(h));
+  *title = ops::trim(plain_text(h));
   return true;
 }
 
@@ -323,7 +291,7 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
     bool fence = false;
     while (std::getline(in, l)) {
       if (!l.empty() && l.back() == '\r') l.pop_back();
-      const bool marker = trim(l).rfind("```", 0) == 0;
+      const bool marker = ops::trim(l).rfind("```", 0) == 0;
       page.lines.push_back({++n, l, fence || marker});
       if (marker) fence = !fence;
     }
@@ -391,7 +359,7 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
         PagePrototype p;
         p.line = page.lines[i].number;
         bool star = false;
-        for (const std::string& tok : split_top(args)) {
+        for (const std::string& tok : ops::split_top_level(args)) {
           if (tok == "*") {
             star = true;
             continue;
@@ -404,7 +372,7 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
           size_t line = page.lines[i].number;
           const std::string head = tok.substr(0, std::min(tok.find('='), tok.find(':')));
           for (size_t k = i; k <= end_line; ++k) {
-            if (plain[k].find(trim(head)) != std::string::npos) {
+            if (plain[k].find(ops::trim(head)) != std::string::npos) {
               line = page.lines[k].number;
               break;
             }
@@ -414,7 +382,7 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
         const std::string rest = plain[end_line].substr(std::min(end_col, plain[end_line].size()));
         const size_t arrow = rest.find("->");
         if (arrow != std::string::npos) {
-          p.returns_text = trim(rest.substr(arrow + 2));
+          p.returns_text = ops::trim(rest.substr(arrow + 2));
           p.return_count = count_returns(p.returns_text);
         }
         page.prototypes.push_back(std::move(p));
@@ -433,7 +401,7 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
     std::vector<std::pair<size_t, PageParamItem>> found;
     for (size_t i = params->heading + 1; i < params->end; ++i) {
       const std::string& raw = page.lines[i].text;
-      if (page.lines[i].in_code || trim(raw).rfind("<", 0) == 0) continue;
+      if (page.lines[i].in_code || ops::trim(raw).rfind("<", 0) == 0) continue;
       if (auto item = param_item(raw, page.lines[i].number)) {
         found.emplace_back(indent_of(raw), std::move(*item));
       }
@@ -459,15 +427,15 @@ ApiPage read_api_page(std::string_view text, const std::string& api) {
       const std::string args = call_text(plain, i, pos + api.size(), &end_line, &end_col);
       PageCall call;
       call.line = page.lines[i].number;
-      for (const std::string& tok : split_top(args)) {
+      for (const std::string& tok : ops::split_top_level(args)) {
         const size_t eq = find_top(tok, '=');
         const bool kw = eq != std::string::npos && eq + 1 < tok.size() && tok[eq + 1] != '=' &&
                         eq > 0 && tok[eq - 1] != '!' && tok[eq - 1] != '<' && tok[eq - 1] != '>';
-        std::string key = kw ? trim(tok.substr(0, eq)) : "";
+        std::string key = kw ? ops::trim(tok.substr(0, eq)) : "";
         const bool name_ok = !key.empty() && std::all_of(key.begin(), key.end(),
                                                          [](char c) { return word_char(c); });
         if (kw && name_ok) {
-          call.keywords.emplace_back(key, trim(tok.substr(eq + 1)));
+          call.keywords.emplace_back(key, ops::trim(tok.substr(eq + 1)));
         } else if (tok.rfind("*", 0) == 0) {
           call.keywords.emplace_back("**", tok);  // *args / **kwargs: anything may be in there
         } else {

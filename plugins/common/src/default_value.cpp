@@ -8,45 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "optoolkit/text.hpp"
+
 namespace skillrt::ops {
-namespace {
-
-std::string trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
-  return std::string(s.substr(b, e - b));
-}
-
-// Splits at top-level commas, outside brackets and quotes.
-std::vector<std::string> split_top(const std::string& text) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  std::string cur;
-  for (char c : text) {
-    if (quote != 0) {
-      if (c == quote) quote = 0;
-      cur += c;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth == 0 && c == ',') {
-      out.push_back(trim(cur));
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  if (!trim(cur).empty()) out.push_back(trim(cur));
-  return out;
-}
-
-}  // namespace
-
 namespace {
 
 struct Value {
@@ -107,7 +71,7 @@ Value parse_value(std::string t) {
       ((t.front() == '[' && t.back() == ']') ||
        (t.front() == '(' && t.back() == ')' && t.find(',') != std::string::npos) || t == "()")) {
     v.kind = Value::Kind::kList;
-    for (const std::string& item : split_top(t.substr(1, t.size() - 2))) {
+    for (const std::string& item : split_top_level(t.substr(1, t.size() - 2))) {
       v.items.push_back(parse_value(item));
     }
     return v;

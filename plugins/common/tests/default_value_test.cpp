@@ -2,6 +2,10 @@
 #include "optoolkit/default_value.hpp"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "optoolkit/text.hpp"
 
 using skillrt::ops::same_default_value;
 
@@ -31,4 +35,14 @@ TEST_CASE("default values: different values", "[default_value]") {
   CHECK_FALSE(same_default_value("[1,1]", "[1,1,1]"));
   CHECK_FALSE(same_default_value("1", "[1, 1]"));  // without a sized list type
   CHECK_FALSE(same_default_value("2^63-1", "2147483647"));
+}
+
+TEST_CASE("text helpers: trim, top-level split, edit distance", "[text]") {
+  CHECK(skillrt::ops::trim(" \t a b \r\n") == "a b");
+  CHECK(skillrt::ops::split_top_level("a, b=[1, 2], c='x,y', (d, e),") ==
+        std::vector<std::string>{"a", "b=[1, 2]", "c='x,y'", "(d, e)"});
+  CHECK(skillrt::ops::split_top_level("").empty());
+  CHECK(skillrt::ops::edit_distance("gama", "gamma") == 1);
+  CHECK(skillrt::ops::edit_distance("", "abc") == 3);
+  CHECK(skillrt::ops::edit_distance("kitten", "sitting") == 3);
 }

@@ -1,5 +1,6 @@
 #include "detail/api.hpp"
 #include "optoolkit/default_value.hpp"
+#include "optoolkit/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -276,18 +277,6 @@ bool same_default(std::string_view doc, std::string_view code) {
   return ops::same_default_value(d, code);
 }
 
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      const size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
-}
+size_t edit_distance(std::string_view a, std::string_view b) { return ops::edit_distance(a, b); }
 
 }  // namespace skillrt::doc_review::detail

@@ -1,0 +1,25 @@
+// Small text helpers the operator plugins share, so each does not keep its own copy: trimming,
+// splitting an argument list at its top-level commas, and edit distance for "did you mean".
+#ifndef SKILLRT_OPTOOLKIT_TEXT_HPP_
+#define SKILLRT_OPTOOLKIT_TEXT_HPP_
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace skillrt::ops {
+
+// `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
+std::string trim(std::string_view s);
+
+// "a, b=[1, 2], c='x,y'" -> {"a", "b=[1, 2]", "c='x,y'"}: split at commas outside (), [], {}
+// and quotes, each part trimmed; empty parts dropped.
+std::vector<std::string> split_top_level(std::string_view s);
+
+// Levenshtein distance (insertions, deletions, substitutions each cost 1).
+size_t edit_distance(std::string_view a, std::string_view b);
+
+}  // namespace skillrt::ops
+
+#endif  // SKILLRT_OPTOOLKIT_TEXT_HPP_
