@@ -5,15 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "optoolkit/text.hpp"
+
 namespace skillrt::opa::detail {
 
-std::string trim(std::string_view s) {
-  size_t b = 0;
-  size_t e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
-  return std::string(s.substr(b, e - b));
-}
+std::string trim(std::string_view s) { return ops::trim(s); }
 
 std::vector<std::string> split_lines(std::string_view text) {
   std::vector<std::string> out;
