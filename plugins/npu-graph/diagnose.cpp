@@ -132,26 +132,36 @@ json graph_events(const std::vector<std::string_view>& lines) {
 }
 
 // Who called an operator that rejected its inputs: the innermost traceback frame, above the
-// first evidence line, that is not torch / torch_npu / the Python standard library.
+// first evidence line, that is not torch / torch_npu / the Python standard library. When the
+// log shows no such frame but was printed by a serving engine's process (vLLM, SGLang), the
+// engine's NPU adaptation layer made the call: people who serve a model do not call NPU
+// operators themselves.
 struct CallerFrame {
   size_t line = 0;
   std::string path;
   std::string role;  // adaptation | user-script | third-party
+  bool from_engine_context = false;
 };
 
 std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& lines,
                                        size_t evidence_line) {
-  static const std::regex kFrame(R"re(File "([^"]+)", line \d+)re");
+  // Python prints "line"; some pasted logs (and log collectors) capitalise it.
+  static const std::regex kFrame(R"re(File "([^"]+)", [Ll]ine \d+)re");
   // Frames inside these are the library path of the call, not the caller.
   static const std::regex kInternal(
       R"((^|/)(torch|torch_npu|op_plugin|functorch)/|<frozen |/lib/python3\.\d+/(\w+\.py$|(concurrent|multiprocessing|asyncio|importlib|threading)/))");
-  // NPU adaptation layers: their call is the framework's choice of shape/layout/format.
+  // NPU adaptation layers' Python packages: their call is the framework's choice of
+  // shape/layout/format. The package directory, not the repository: a script a user keeps in a
+  // vllm-ascend checkout is still the user's.
   static const std::regex kAdaptation(
-      R"(vllm_ascend|vllm-ascend|torchair|mindspeed|MindSpeed|sglang/.*(ascend|npu))");
+      R"((^|/)(vllm_ascend|torchair|mindspeed\w*)/|sglang/.*(ascend|npu))");
   // Other installed frameworks: the call may carry the user's arguments through, so they do not
   // decide on their own.
   static const std::regex kThirdParty(
       R"(site-packages|dist-packages|/(vllm|megatron|transformers|deepspeed|accelerate)/)");
+  // The prefixes vLLM and SGLang put on every line their engine and worker processes print.
+  static const std::regex kEngineProcess(
+      R"(^\((EngineCore|Worker|VllmWorker|RayWorkerWrapper)\w* pid=\d+\)|^\[\d{4}-\d\d-\d\d [\d:]+ (TP|DP|EP)\d+\])");
   std::optional<CallerFrame> caller;
   std::match_results<std::string_view::const_iterator> m;
   for (size_t i = 0; i < evidence_line && i < lines.size(); ++i) {
@@ -166,7 +176,24 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
     }
     caller = CallerFrame{i, path, role};
   }
-  return caller;
+  if (caller) return caller;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!std::regex_search(lines[i].begin(), lines[i].end(), m, kEngineProcess)) continue;
+    return CallerFrame{i, "the serving engine's NPU adaptation layer", "adaptation", true};
+  }
+  return std::nullopt;
+}
+
+// What a line says once the prefix a launcher or serving engine puts in front of every line is
+// removed ("(EngineCore_DP0 pid=17) ERROR 08-05 11:23:25 [core.py:632] ", "[rank0]: "), so that
+// rules anchored at the start of a message ("^RuntimeError: ") read engine logs as they read a
+// plain traceback. Line numbers stay those of the original log.
+std::string_view strip_process_prefix(std::string_view line) {
+  static const std::regex kPrefix(
+      R"(^(\(\w+ pid=\d+\) )?((ERROR|WARNING|INFO|DEBUG|CRITICAL) \d\d-\d\d [\d:.]+ \[[\w.]+:\d+\] )?(\[rank\d+\]: ?)?)");
+  std::match_results<std::string_view::const_iterator> m;
+  if (!std::regex_search(line.begin(), line.end(), m, kPrefix) || m.length(0) == 0) return line;
+  return line.substr(static_cast<size_t>(m.length(0)));
 }
 
 json first_error(const std::vector<std::string_view>& lines) {
@@ -249,7 +276,10 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
     layers.push_back(entry);
   }
 
-  const std::vector<RuleHit> hits = rules.evaluate(lines);
+  std::vector<std::string_view> messages;
+  messages.reserve(lines.size());
+  for (std::string_view line : lines) messages.push_back(strip_process_prefix(line));
+  const std::vector<RuleHit> hits = rules.evaluate(messages);
   json result{{"source", source},
               {"lines_read", lines.size()},
               {"first_error", first_error(lines)},
@@ -307,27 +337,37 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
   json next_steps = top.rule->next_steps;
   std::string conclusion = top.rule->cls;
   if (top.rule->caller_decides && !top.lines.empty()) {
-    // The operator refused an input it documents as unsupported; the fix belongs to whoever
-    // chose that input, which the calling frame shows.
+    // The operator (or Python) refused an input; the fix belongs to whoever chose that input,
+    // which the calling frame shows.
     const auto caller = find_caller(lines, top.lines.front());
     if (!caller) {
       undetermined.push_back(
-          "the operator rejected its inputs, but the log shows no traceback frame of the caller; "
+          "the call was rejected, but the log shows no traceback frame of its caller; "
           "rerun with ASCEND_LAUNCH_BLOCKING=1 to get the Python stack of the call and see whether "
           "the script or an adaptation layer (vllm-ascend, MindSpeed, torchair) passed them");
     } else if (caller->role == "third-party") {
       evidence.push_back(line_json(lines, caller->line));
-      undetermined.push_back("the rejected input was passed by " + caller->path +
+      undetermined.push_back("the rejected call was made in " + caller->path +
                              ", a third-party framework that may only forward the script's "
                              "arguments; check whether the value comes from your launch "
                              "arguments (user-code) or from that framework");
     } else {
       const std::string by = caller->role == "adaptation" ? "framework-bug" : "user-code";
       if (by != conclusion) {
-        next_steps.insert(next_steps.begin(), "the rejected input was passed by " + caller->path +
-                                                  " (log line " + std::to_string(caller->line + 1) +
-                                                  "), so the fix belongs there (" + by +
-                                                  "), not in the operator");
+        const std::string why =
+            caller->from_engine_context
+                ? "the log was printed by a serving engine's process (log line " +
+                      std::to_string(caller->line + 1) +
+                      ") and shows no frame of the call: the engine's NPU adaptation layer "
+                      "(vllm-ascend, sglang's NPU backend) chose the rejected input, so the fix "
+                      "most likely belongs there (" +
+                      by +
+                      "); confirm with the Python stack "
+                      "(ASCEND_LAUNCH_BLOCKING=1)"
+                : "the rejected input was passed by " + caller->path + " (log line " +
+                      std::to_string(caller->line + 1) + "), so the fix belongs there (" + by +
+                      "), not in the operator";
+        next_steps.insert(next_steps.begin(), why);
         conclusion = by;
       }
       evidence.push_back(line_json(lines, caller->line));
