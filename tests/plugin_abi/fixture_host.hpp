@@ -16,6 +16,7 @@ struct FixtureHost {
   explicit FixtureHost(exec::Executor::Options o = {}) : executor(registry, o) {
     loader.load_directory(SKILLRT_BINARY_DIR "/tests/fixtures/behaviours", false);
     REQUIRE(loader.errors().empty());
+    registry.freeze();
   }
 };
 

@@ -72,6 +72,7 @@ Runtime::Runtime(const RuntimeOptions& options)
       loader_->load_directory(dir, false);
     }
   }
+  registry_.freeze();
   executor_ = std::make_unique<exec::Executor>(registry_, options.executor);
   executor_->set_router([this](std::string_view text) -> Result<nlohmann::json> {
     nlohmann::json out = nlohmann::json::array();

@@ -92,6 +92,7 @@ void run_worker(const std::string& plugin_file, const std::string& config_json) 
   }
   plugin::Loader loader(registry, exec::host_api(), options);
   loader.load_file(plugin_file, false);
+  registry.freeze();
   exec::Executor executor(registry, {});
 
   nlohmann::json hello = {{"type", "hello"}};

@@ -12,28 +12,13 @@ bool is_valid_skill_name(std::string_view name) {
   });
 }
 
-namespace {
-
-std::atomic<uint64_t> next_stamp{1};
-
-uint64_t fresh_stamp() { return next_stamp.fetch_add(1, std::memory_order_relaxed); }
-
-// A thread's last hit: the skill (weakly: the cache must not keep it alive), its name and the
-// registry stamp it was found under.
-struct LastFound {
-  uint64_t stamp = 0;
-  std::string name;
-  std::weak_ptr<const Skill> skill;
-};
-
-}  // namespace
-
-Registry::Registry() : stamp_(fresh_stamp()) {}
-
 Result<void> Registry::add(std::shared_ptr<const Skill> skill) {
-  std::lock_guard lock(mutex_);
-  // Whatever happens below changes the table (an insert, or a conflict that removes a skill).
-  stamp_.store(fresh_stamp(), std::memory_order_release);
+  if (frozen_) {
+    return fail(Code::kFailedPrecondition,
+                "skill '" + skill->name + "' from " + skill->plugin_file +
+                    " arrived after the registry was frozen; skills are added only while the "
+                    "host loads its plugins");
+  }
   if (auto c = conflicted_.find(skill->name); c != conflicted_.end()) {
     return fail(Code::kAlreadyExists,
                 "skill '" + skill->name + "' from " + skill->plugin_file +
@@ -50,35 +35,17 @@ Result<void> Registry::add(std::shared_ptr<const Skill> skill) {
   conflicted_.emplace(skill->name, first);
   skills_.erase(it);
   return fail(Code::kAlreadyExists,
-              "skill '" + skill->name + "' from " + skill->plugin_file +
-                  " is also registered by " + first +
+              "skill '" + skill->name + "' from " + skill->plugin_file + " is also registered by " +
+                  first +
                   "; neither is loaded: rename one of them or remove one plugin from the path");
 }
 
 std::shared_ptr<const Skill> Registry::find(std::string_view name) const {
-  // A host calls the same skill over and over (an agent's session, a benchmark): the lock and the
-  // hash were most of a lookup. A stamp is never reused, by this registry or another, so a hit
-  // remembered under the current one is still in this table.
-  thread_local LastFound last;
-  const uint64_t stamp = stamp_.load(std::memory_order_acquire);
-  if (last.stamp == stamp && last.name == name) {
-    if (auto skill = last.skill.lock()) return skill;
-  }
-  std::shared_ptr<const Skill> found;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = skills_.find(name);
-    if (it == skills_.end()) return nullptr;
-    found = it->second;
-  }
-  last.stamp = stamp;
-  last.name = name;
-  last.skill = found;
-  return found;
+  auto it = skills_.find(name);
+  return it == skills_.end() ? nullptr : it->second;
 }
 
 std::vector<std::shared_ptr<const Skill>> Registry::all() const {
-  std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<const Skill>> out;
   out.reserve(skills_.size());
   for (const auto& [name, skill] : skills_) out.push_back(skill);
@@ -105,16 +72,13 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 std::vector<std::string> Registry::suggest(std::string_view name, size_t max) const {
   std::vector<std::pair<size_t, std::string>> scored;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [candidate, skill] : skills_) {
-      const size_t d = edit_distance(name, candidate);
-      const bool contains = candidate.find(name) != std::string::npos ||
-                            std::string_view(name).find(candidate) != std::string_view::npos;
-      // Within a third of the length, or one contains the other: close enough to be a typo.
-      if (contains || d * 3 <= std::max(name.size(), candidate.size())) {
-        scored.emplace_back(contains ? 0 : d, candidate);
-      }
+  for (const auto& [candidate, skill] : skills_) {
+    const size_t d = edit_distance(name, candidate);
+    const bool contains = candidate.find(name) != std::string::npos ||
+                          std::string_view(name).find(candidate) != std::string_view::npos;
+    // Within a third of the length, or one contains the other: close enough to be a typo.
+    if (contains || d * 3 <= std::max(name.size(), candidate.size())) {
+      scored.emplace_back(contains ? 0 : d, candidate);
     }
   }
   std::sort(scored.begin(), scored.end());

@@ -3,12 +3,10 @@
 
 #include <skillrt/abi.h>
 
-#include <atomic>
 #include <boost/dll/shared_library.hpp>
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -43,16 +41,23 @@ struct Skill {
 // True for names the registry accepts: [a-z0-9-]{1,64}, not starting or ending with '-'.
 bool is_valid_skill_name(std::string_view name);
 
+// Built while plugins load, then frozen: the table never changes while calls run, so reads take
+// no lock and need no cache.
+//
+// Threading: add() and freeze() are called by the one thread that assembles the host. After
+// freeze() the registry is read-only and every const member may be called from any thread;
+// threads started after freeze() see the whole table (thread creation orders them after it).
+// Before freeze(), reads are for that same assembling thread only.
 class Registry {
  public:
-  Registry();
-
   // Adds a skill. A name taken by another plugin makes both unavailable (the outcome must not
-  // depend on load order); the error names both files.
+  // depend on load order); the error names both files. Fails once frozen.
   Result<void> add(std::shared_ptr<const Skill> skill);
+  // Ends loading: later add() calls fail.
+  void freeze() { frozen_ = true; }
+  bool frozen() const { return frozen_; }
 
-  // nullptr when absent. Thread-safe; each thread remembers its last hit, so calling the same
-  // skill again takes no lock.
+  // nullptr when absent.
   std::shared_ptr<const Skill> find(std::string_view name) const;
   // All skills, sorted by name.
   std::vector<std::shared_ptr<const Skill>> all() const;
@@ -68,10 +73,7 @@ class Registry {
     size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
   };
 
-  mutable std::mutex mutex_;
-  // Changes with every change of the table, to a value no registry has had before: a thread's
-  // remembered hit is good while the stamp it was found under is current.
-  std::atomic<uint64_t> stamp_;
+  bool frozen_ = false;
   std::unordered_map<std::string, std::shared_ptr<const Skill>, NameHash, std::equal_to<>> skills_;
   std::map<std::string, std::string, std::less<>> conflicted_;  // name -> first file
 };

@@ -237,8 +237,7 @@ TEST_CASE("tools/call answers the same read from the text as through the DOM") {
 }
 
 TEST_CASE("a result written over several lines is answered on one line, unchanged in value") {
-  TestHost host;
-  host.add(make_skill("pretty", pretty_invoke));
+  TestHost host(0, {make_skill("pretty", pretty_invoke)});
   mcp::Server server(*host.executor, {});
   Client client(server);
   client.initialize();

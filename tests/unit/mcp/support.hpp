@@ -125,9 +125,11 @@ inline std::shared_ptr<const Skill> make_skill(const std::string& name, skillrt_
   return skill;
 }
 
-// A registry with every test skill and an executor over it.
+// A registry with every test skill (and a test's own `extra` ones), frozen, and an executor
+// over it.
 struct TestHost {
-  explicit TestHost(size_t extra_pages = 0) {
+  explicit TestHost(size_t extra_pages = 0, std::vector<std::shared_ptr<const Skill>> extra = {}) {
+    for (auto& skill : extra) add(std::move(skill));
     add(make_skill("echo", echo_invoke, SKILLRT_SKILL_READ_ONLY | SKILLRT_SKILL_IDEMPOTENT));
     add(make_skill("progress", progress_invoke, SKILLRT_SKILL_READ_ONLY));
     add(make_skill("slow", slow_invoke));
@@ -143,6 +145,7 @@ struct TestHost {
     exec::Executor::Options options;
     options.pool_size = 4;
     options.grace = std::chrono::milliseconds(200);
+    registry.freeze();
     executor = std::make_unique<exec::Executor>(registry, options);
   }
   void add(std::shared_ptr<const Skill> skill) {

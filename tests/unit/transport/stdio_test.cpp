@@ -257,8 +257,7 @@ int32_t late_echo_invoke(void*, skillrt_call* call, skillrt_str input) {
 }
 
 TEST_CASE("a call released to the pool still reads its own arguments while reading goes on") {
-  TestHost host;
-  host.add(make_skill("late-echo", late_echo_invoke));
+  TestHost host(0, {make_skill("late-echo", late_echo_invoke)});
   skillrt::mcp::Server server(*host.executor, {});
   PipedSession piped(server);
   const int* in = piped.in;
