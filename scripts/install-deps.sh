@@ -9,6 +9,7 @@ packages=(
   libspdlog-dev libfmt-dev catch2 libcli11-dev libvalijson-dev libxlsxwriter-dev libgit2-dev zlib1g-dev
   python3 python3-openpyxl python3-numpy python3-torch json-schema-test-suite
   flake8 pycodestyle clang-format chromium
+  openssh-client openssh-server
 )
 if [[ "${1:-}" == "--with-node" ]]; then
   packages+=(nodejs npm)
