@@ -64,6 +64,23 @@ out=$(inproc fx-stdout --input '{}' 2>/dev/null)
 check "in-process stdout writes do not reach the result" '{  "wrote": true}' \
   "$(printf '%s' "$out" | tr -d '\n')"
 
+# A skill's result is judged once, by the host's executor, whether the skill ran in a worker or
+# in the host: the same error, word for word, for text that is not JSON, an output that breaks
+# its schema and a clean failure.
+stderr_file=$(mktemp)
+for skill in fx-text-not-json fx-bad-output fx-text-bad-output fx-fail; do
+  # The error line only: log lines before it carry their time.
+  run "$skill" --input '{}' 2>"$stderr_file" >/dev/null; rc_isolated=$?
+  isolated=$(grep '^skillrt: error' "$stderr_file")
+  inproc "$skill" --input '{}' 2>"$stderr_file" >/dev/null; rc_hosted=$?
+  hosted=$(grep '^skillrt: error' "$stderr_file")
+  check "$skill: same exit code isolated and in-process" "$rc_hosted" "$rc_isolated"
+  check "$skill: same message isolated and in-process" "$hosted" "$isolated"
+  check "$skill: fails" 1 "$(( rc_isolated != 0 ))"
+  check_contains "$skill: the error names the skill" "skill '$skill'" "$isolated"
+done
+rm -f "$stderr_file"
+
 # In one host: a crash, then the same plugin again (the worker is restarted).
 out=$("$bin" --isolation process --plugin-path "$fx" run fx-call --quiet \
   --input '{"target": "fx-echo", "input": {"after": "crash"}}' 2>&1)

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "exec/executor.hpp"
+#include "host/host_api.hpp"
 #include "plugin/loader.hpp"
 
 namespace fs = std::filesystem;
@@ -18,7 +19,7 @@ const fs::path kDir = fs::weakly_canonical(SKILLRT_BINARY_DIR "/tests/fixtures/a
 
 struct Loaded {
   Registry registry;
-  Loader loader{registry, skillrt::exec::host_api()};
+  Loader loader{registry, skillrt::host::host_api()};
   std::map<std::string, const PluginRecord*> by_file;
   Loaded() {
     loader.load_directory(kDir, false);
@@ -170,7 +171,7 @@ TEST_CASE("every broken fixture yields exactly one line, and nothing else fails"
 
 TEST_CASE("the same file reached twice is one plugin", "[loader]") {
   Registry registry;
-  Loader loader(registry, skillrt::exec::host_api());
+  Loader loader(registry, skillrt::host::host_api());
   loader.load_file(kDir / "fx-good.so", false);
   loader.load_file(kDir / ".." / "abi" / "fx-good.so", false);
   CHECK(loader.records().size() == 1);

@@ -17,16 +17,20 @@
 #include "cli/config_file.hpp"
 #include "cli/detail/indent.hpp"
 #include "cli/detail/output.hpp"
-#include "cli/runtime.hpp"
-#include "cli/worker.hpp"
 #include "common/json_text.hpp"
 #include "common/logging.hpp"
 #include "common/stdout_aside.hpp"
+#include "exec/isolation/worker.hpp"
+#include "host/host_api.hpp"
+#include "host/runtime.hpp"
 #include "mcp/server.hpp"
 #include "transport/http_transport.hpp"
 #include "transport/stdio_transport.hpp"
 
 namespace skillrt::cli {
+
+using host::Runtime;
+using host::RuntimeOptions;
 
 namespace {
 
@@ -573,7 +577,7 @@ int run(int argc, char** argv) {
     std::cerr << "skillrt: usage error: " << logging.error().message << "\n";
     return kExitUsage;
   }
-  if (*worker) run_worker(worker_plugin, worker_config);
+  if (*worker) exec::run_worker(worker_plugin, worker_config, host::host_api());
   if (*version) {
     std::cout << "skillrt " << SKILLRT_VERSION << " (plugin ABI " << SKILLRT_ABI_MAJOR << "."
               << SKILLRT_ABI_MINOR << ")\n";

@@ -170,8 +170,4 @@ class Executor {
   std::unique_ptr<Impl> impl_;
 };
 
-// The host function table handed to plugins: load-time functions come from the plugin seam,
-// call-time functions from here.
-const skillrt_host_api* host_api();
-
 }  // namespace skillrt::exec

@@ -47,7 +47,7 @@ struct LoaderOptions {
 
 class Loader {
  public:
-  // `api` is the host function table (exec::host_api()); it must outlive every plugin.
+  // `api` is the host function table (host::host_api()); it must outlive every plugin.
   Loader(Registry& registry, const skillrt_host_api* api, LoaderOptions options = {});
   ~Loader();
   Loader(const Loader&) = delete;
@@ -91,7 +91,7 @@ struct SearchPath {
 };
 SearchPath default_search_path(const std::vector<std::string>& extra);
 
-// Load-time host functions; exec::host_api() puts them into the table.
+// Load-time host functions; host::host_api() puts them into the table.
 int32_t host_add_skill(skillrt_host* host, const skillrt_skill_def* def);
 void host_set_load_error(skillrt_host* host, skillrt_str message);
 skillrt_str host_plugin_config(skillrt_host* host);

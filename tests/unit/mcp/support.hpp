@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "exec/executor.hpp"
+#include "host/host_api.hpp"
 #include "mcp/server.hpp"
 #include "registry/registry.hpp"
 #include "schema/compiled_schema.hpp"
@@ -32,7 +33,7 @@ inline skillrt_str str_of(const std::string& s) { return skillrt_str{s.data(), s
 
 inline int32_t write_json(skillrt_call* call, const json& value) {
   const std::string text = value.dump();
-  return exec::host_api()->write_result(call, str_of(text));
+  return host::host_api()->write_result(call, str_of(text));
 }
 
 inline int32_t echo_invoke(void*, skillrt_call* call, skillrt_str input) {
@@ -43,7 +44,7 @@ inline int32_t echo_invoke(void*, skillrt_call* call, skillrt_str input) {
 inline int32_t progress_invoke(void*, skillrt_call* call, skillrt_str) {
   for (int i = 1; i <= 3; ++i) {
     const std::string message = "step " + std::to_string(i);
-    exec::host_api()->report_progress(call, i, 3, str_of(message));
+    host::host_api()->report_progress(call, i, 3, str_of(message));
   }
   return write_json(call, {{"text", "done"}});
 }
@@ -51,7 +52,7 @@ inline int32_t progress_invoke(void*, skillrt_call* call, skillrt_str) {
 // Runs until cancelled (by the client or a deadline); bounded so a broken test cannot hang.
 inline int32_t slow_invoke(void*, skillrt_call* call, skillrt_str) {
   const auto stop = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (exec::host_api()->is_cancelled(call) == 0 && std::chrono::steady_clock::now() < stop) {
+  while (host::host_api()->is_cancelled(call) == 0 && std::chrono::steady_clock::now() < stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return write_json(call, {{"text", "stopped"}});
@@ -63,7 +64,7 @@ inline int32_t nap_invoke(void*, skillrt_call* call, skillrt_str input) {
   const json in = json::parse(text_of(input));
   const auto stop = std::chrono::steady_clock::now() +
                     std::chrono::milliseconds(std::stoi(in.at("text").get<std::string>()));
-  while (exec::host_api()->is_cancelled(call) == 0 && std::chrono::steady_clock::now() < stop) {
+  while (host::host_api()->is_cancelled(call) == 0 && std::chrono::steady_clock::now() < stop) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   return write_json(call, {{"text", "rested"}});
@@ -71,7 +72,7 @@ inline int32_t nap_invoke(void*, skillrt_call* call, skillrt_str input) {
 
 inline int32_t fail_invoke(void*, skillrt_call* call, skillrt_str) {
   const std::string message = "the fixture repository has no commits: run `git commit` first";
-  exec::host_api()->set_error(call, SKILLRT_FAILED_PRECONDITION, str_of(message));
+  host::host_api()->set_error(call, SKILLRT_FAILED_PRECONDITION, str_of(message));
   return SKILLRT_FAILED_PRECONDITION;
 }
 
@@ -89,7 +90,7 @@ inline int32_t report_invoke(void*, skillrt_call* call, skillrt_str input) {
 // Returns its result indented over several lines, as a plugin without the SDK may.
 inline int32_t pretty_invoke(void*, skillrt_call* call, skillrt_str) {
   const std::string text = json{{"text", "two\nlines"}}.dump(2);
-  return exec::host_api()->write_result(call, str_of(text));
+  return host::host_api()->write_result(call, str_of(text));
 }
 
 inline int32_t print_invoke(void*, skillrt_call* call, skillrt_str) {

@@ -1,11 +1,17 @@
 // The host function table: load-time services from the plugin seam, call-time services here.
+#include "host/host_api.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include "exec/detail/call.hpp"
 #include "exec/executor.hpp"
 #include "plugin/loader.hpp"
 
-namespace skillrt::exec {
+namespace skillrt::host {
+
+using exec::CallOptions;
+using exec::Outcome;
+using exec::Progress;
 
 namespace {
 
@@ -98,4 +104,4 @@ const skillrt_host_api kHostApi = {
 
 const skillrt_host_api* host_api() { return &kHostApi; }
 
-}  // namespace skillrt::exec
+}  // namespace skillrt::host

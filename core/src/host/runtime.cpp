@@ -1,4 +1,4 @@
-#include "cli/runtime.hpp"
+#include "host/runtime.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -8,8 +8,9 @@
 
 #include "common/path_list.hpp"
 #include "exec/builtin_skills.hpp"
+#include "host/host_api.hpp"
 
-namespace skillrt::cli {
+namespace skillrt::host {
 
 std::vector<std::filesystem::path> default_skills_dirs(const std::vector<std::string>& extra) {
   std::vector<std::filesystem::path> dirs(extra.begin(), extra.end());
@@ -17,8 +18,8 @@ std::vector<std::filesystem::path> default_skills_dirs(const std::vector<std::st
   std::error_code ec;
   const auto exe = boost::dll::program_location(ec);
   if (!ec) {
-    dirs.push_back(std::filesystem::path(exe.parent_path().string()) / ".." / "share" /
-                   "skillrt" / "skills");
+    dirs.push_back(std::filesystem::path(exe.parent_path().string()) / ".." / "share" / "skillrt" /
+                   "skills");
   }
 #ifdef SKILLRT_SOURCE_SKILLS_DIR
   // A build tree has no share/: its SKILL.md files are the sources themselves.
@@ -59,7 +60,7 @@ Runtime::Runtime(const RuntimeOptions& options)
     auto client = std::make_shared<exec::WorkerClient>(record.file, settings, options.worker);
     return client->load(record);
   };
-  loader_ = std::make_unique<plugin::Loader>(registry_, exec::host_api(), lo);
+  loader_ = std::make_unique<plugin::Loader>(registry_, host_api(), lo);
   const auto search = plugin::default_search_path(options.plugin_paths);
   if (options.default_plugins && !search.builtin_dir.empty()) {
     loader_->load_directory(search.builtin_dir, /*builtin=*/true);
@@ -122,4 +123,4 @@ const router::Router& Runtime::router() {
   return *router_;
 }
 
-}  // namespace skillrt::cli
+}  // namespace skillrt::host

@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "exec/executor.hpp"
-#include "exec/worker_client.hpp"
+#include "exec/isolation/worker_client.hpp"
 #include "plugin/loader.hpp"
 #include "registry/registry.hpp"
 #include "router/router.hpp"
 #include "router/skill_docs.hpp"
 
-namespace skillrt::cli {
+namespace skillrt::host {
 
 struct RuntimeOptions {
   std::vector<std::string> plugin_paths;  // --plugin-path, in order
@@ -25,7 +25,7 @@ struct RuntimeOptions {
   // "auto": plugins found outside the install's plugin directory run in worker processes,
   // builtin ones in-process; "process" or "in-process": all of them.
   std::string isolation = "auto";
-  std::map<std::string, std::string> plugin_isolation;  // by plugin name (= file stem)
+  std::map<std::string, std::string> plugin_isolation;    // by plugin name (= file stem)
   std::map<std::string, nlohmann::json> plugin_settings;  // by plugin name, handed to load()
   exec::WorkerOptions worker;
 };
@@ -61,4 +61,4 @@ class Runtime {
   std::unique_ptr<exec::Executor> executor_;
 };
 
-}  // namespace skillrt::cli
+}  // namespace skillrt::host

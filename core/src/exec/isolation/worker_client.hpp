@@ -1,5 +1,6 @@
-// Process isolation: a plugin's skills run in a worker process (the skillrt binary re-executed
-// as `skillrt __worker --plugin FILE`), talking JSON lines over pipes. The host kills and
+// Process isolation, host side: a plugin's skills run in a worker process (the skillrt binary
+// re-executed as `skillrt __worker --plugin FILE`, exec/isolation/worker.hpp), talking the JSON
+// lines of exec/isolation/wire.hpp over pipes. The host kills and
 // restarts the worker when it crashes, ignores cancellation past the grace period, or breaks
 // the protocol; the next call gets a fresh worker.
 #pragma once
@@ -50,7 +51,6 @@ class WorkerClient : public std::enable_shared_from_this<WorkerClient> {
   void close_pipes();
   // "killed by signal 11 (SIGSEGV)", "exited with code 3"; reaps the process.
   std::string reap();
-  bool send(const nlohmann::json& message);
 
   std::filesystem::path plugin_file_;
   std::string plugin_name_;

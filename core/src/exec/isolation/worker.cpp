@@ -1,4 +1,4 @@
-#include "cli/worker.hpp"
+#include "exec/isolation/worker.hpp"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
@@ -11,9 +11,10 @@
 #include "common/stdout_aside.hpp"
 #include "exec/detail/call.hpp"
 #include "exec/executor.hpp"
+#include "exec/isolation/wire.hpp"
 #include "plugin/loader.hpp"
 
-namespace skillrt::cli {
+namespace skillrt::exec {
 
 namespace {
 
@@ -22,9 +23,9 @@ namespace {
 class Channel {
  public:
   explicit Channel(StdoutAside aside) : aside_(std::move(aside)), fd_(aside_.fd()) {}
-  void send(const std::string& line) {
+  // `data` is one protocol line, newline included.
+  void send(const std::string& data) {
     std::lock_guard lock(mutex_);
-    std::string data = line + "\n";
     size_t done = 0;
     while (done < data.size()) {
       const ssize_t n = ::write(fd_, data.data() + done, data.size() - done);
@@ -39,42 +40,31 @@ class Channel {
   std::mutex mutex_;
 };
 
-void serve_call(Channel& channel, const exec::Executor& executor, uint64_t id,
-                std::shared_ptr<const Skill> skill, std::string input, exec::CancelFlag cancel) {
+// Runs one call and sends back its handle's final state; the host's executor judges it.
+void serve_call(Channel& channel, Executor& executor, uint64_t id,
+                std::shared_ptr<const Skill> skill, std::string input, CancelFlag cancel) {
   skillrt_call call;
-  call.executor = const_cast<exec::Executor*>(&executor);
+  call.executor = &executor;
   call.skill = skill;
   call.cancel = cancel;
   call.deadline = std::chrono::steady_clock::time_point::max();
-  call.on_progress = [&channel, id](const exec::Progress& p) {
-    channel.send(nlohmann::json{{"type", "progress"}, {"id", id}, {"done", p.done},
-                                {"total", p.total}, {"message", p.message}}
-                     .dump());
+  call.on_progress = [&channel, id](const Progress& p) {
+    channel.send(wire::progress_line(id, p.done, p.total, p.message));
   };
   const int32_t rc = skill->invoke(skill->state, &call, skillrt_str{input.data(), input.size()});
   std::lock_guard lock(call.mutex);
-  const std::string head = "{\"type\":\"result\",\"id\":" + std::to_string(id);
-  if (rc == SKILLRT_OK && call.error_code == SKILLRT_OK && call.has_result &&
-      nlohmann::json::accept(call.result)) {
-    channel.send(head + ",\"code\":0,\"result\":" + call.result + "}");
-    return;
-  }
-  int32_t code = call.error_code != SKILLRT_OK ? call.error_code : rc;
-  std::string message = call.error_message;
-  if (code == SKILLRT_OK) {
-    code = SKILLRT_INTERNAL;
-    message = call.has_result ? "returned invalid JSON: a plugin bug, report it"
-                              : "returned success without a result: a plugin bug, report it";
-  }
-  channel.send(head + ",\"code\":" + std::to_string(code) +
-               ",\"message\":" + nlohmann::json(message).dump(-1, ' ', false,
-                                                             nlohmann::json::error_handler_t::replace) +
-               "}");
+  wire::CallResult result;
+  result.code = call.error_code != SKILLRT_OK ? call.error_code : rc;
+  result.message = std::move(call.error_message);
+  result.has_result = call.has_result;
+  result.result = std::move(call.result);
+  channel.send(wire::result_line(id, result));
 }
 
 }  // namespace
 
-void run_worker(const std::string& plugin_file, const std::string& config_json) {
+void run_worker(const std::string& plugin_file, const std::string& config_json,
+                const skillrt_host_api* api) {
   auto aside = StdoutAside::divert();
   if (!aside) {
     // Nothing can reach the host without the channel; it reports the worker's exit.
@@ -90,12 +80,12 @@ void run_worker(const std::string& plugin_file, const std::string& config_json) 
   } catch (const nlohmann::json::parse_error&) {
     options.plugin_config["*"] = nlohmann::json::object();
   }
-  plugin::Loader loader(registry, exec::host_api(), options);
+  plugin::Loader loader(registry, api, options);
   loader.load_file(plugin_file, false);
   registry.freeze();
-  exec::Executor executor(registry, {});
+  Executor executor(registry, {});
 
-  nlohmann::json hello = {{"type", "hello"}};
+  nlohmann::json hello = {{"type", wire::kHello}};
   const auto& records = loader.records();
   if (!records.empty()) {
     const auto& r = records.front();
@@ -116,11 +106,11 @@ void run_worker(const std::string& plugin_file, const std::string& config_json) 
                       {"output_schema", s->output_schema->source()}});
   }
   hello["skills"] = skills;
-  channel.send(hello.dump());
+  channel.send(hello.dump() + "\n");
 
   // One call at a time (the host serialises them); the reader stays free to take a cancel.
   std::thread running;
-  exec::CancelFlag cancel;
+  CancelFlag cancel;
   uint64_t running_id = 0;
   std::string line;
   while (std::getline(std::cin, line)) {
@@ -131,24 +121,24 @@ void run_worker(const std::string& plugin_file, const std::string& config_json) 
       continue;
     }
     const std::string type = msg.value("type", "");
-    if (type == "cancel") {
+    if (type == wire::kCancel) {
       if (cancel && msg.value("id", uint64_t{0}) == running_id) cancel->store(true);
       continue;
     }
-    if (type != "call") continue;
+    if (type != wire::kCall) continue;
     if (running.joinable()) running.join();
     const uint64_t id = msg.value("id", uint64_t{0});
     auto skill = registry.find(msg.value("skill", ""));
     if (!skill) {
-      channel.send(nlohmann::json{{"type", "result"}, {"id", id}, {"code", SKILLRT_NOT_FOUND},
-                                  {"message", "this worker has no skill '" +
-                                                  msg.value("skill", "") + "'"}}
-                       .dump());
+      wire::CallResult missing;
+      missing.code = SKILLRT_NOT_FOUND;
+      missing.message = "this worker has no skill '" + msg.value("skill", "") + "'";
+      channel.send(wire::result_line(id, missing));
       continue;
     }
-    cancel = exec::make_cancel_flag();
+    cancel = make_cancel_flag();
     running_id = id;
-    running = std::thread(serve_call, std::ref(channel), std::cref(executor), id, skill,
+    running = std::thread(serve_call, std::ref(channel), std::ref(executor), id, skill,
                           msg["input"].dump(), cancel);
   }
   // The host closed our stdin: it is done with us. Plugin threads may still run; do not wait.
@@ -156,4 +146,4 @@ void run_worker(const std::string& plugin_file, const std::string& config_json) 
   ::_exit(0);
 }
 
-}  // namespace skillrt::cli
+}  // namespace skillrt::exec

@@ -1,4 +1,4 @@
-#include "exec/worker_client.hpp"
+#include "exec/isolation/worker_client.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -7,13 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <spdlog/spdlog.h>
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
-#include <spdlog/spdlog.h>
 
 #include "exec/detail/call.hpp"
+#include "exec/isolation/wire.hpp"
 
 namespace skillrt::exec {
 
@@ -35,8 +36,8 @@ using Clock = std::chrono::steady_clock;
 enum class ReadStatus { kLine, kTimeout, kEof, kTooLong };
 
 // Splits the worker's output into lines; waits at most `timeout` for more bytes.
-ReadStatus read_line(int fd, std::string& buffer, std::string& line, std::chrono::milliseconds timeout,
-                     size_t max_bytes) {
+ReadStatus read_line(int fd, std::string& buffer, std::string& line,
+                     std::chrono::milliseconds timeout, size_t max_bytes) {
   const auto deadline = Clock::now() + timeout;
   // Only bytes not yet searched are searched: rescanning the whole buffer after every 64 KB
   // read made a 100 MB result line quadratic (20 s instead of 2).
@@ -49,7 +50,8 @@ ReadStatus read_line(int fd, std::string& buffer, std::string& line, std::chrono
     }
     unscanned = buffer.size();
     if (buffer.size() > max_bytes) return ReadStatus::kTooLong;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (left.count() <= 0) return ReadStatus::kTimeout;
     pollfd p{fd, POLLIN, 0};
     const int n = ::poll(&p, 1, static_cast<int>(left.count()));
@@ -89,7 +91,9 @@ void set_call_error(skillrt_call* call, int32_t code, const std::string& message
 
 WorkerClient::WorkerClient(std::filesystem::path plugin_file, nlohmann::json config,
                            WorkerOptions options)
-    : plugin_file_(std::move(plugin_file)), config_(std::move(config)), options_(std::move(options)) {
+    : plugin_file_(std::move(plugin_file)),
+      config_(std::move(config)),
+      options_(std::move(options)) {
   if (options_.executable.empty()) {
     std::error_code ec;
     options_.executable = boost::dll::program_location(ec).string();
@@ -112,8 +116,8 @@ bool WorkerClient::start(std::string& error) {
   const std::string exe = options_.executable.string();
   const std::string file = plugin_file_.string();
   const std::string config = config_.dump();
-  std::vector<std::string> args = {exe,       "--log-level", options_.log_level, "__worker",
-                                   "--plugin", file,          "--config-json",   config};
+  std::vector<std::string> args = {exe,        "--log-level", options_.log_level, "__worker",
+                                   "--plugin", file,          "--config-json",    config};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -206,10 +210,6 @@ std::string WorkerClient::reap() {
   return what;
 }
 
-bool WorkerClient::send(const nlohmann::json& message) {
-  return write_all(to_worker_, message.dump() + "\n");
-}
-
 std::vector<std::shared_ptr<Skill>> WorkerClient::load(plugin::PluginRecord& record) {
   std::lock_guard lock(mutex_);
   std::vector<std::shared_ptr<Skill>> skills;
@@ -223,9 +223,10 @@ std::vector<std::shared_ptr<Skill>> WorkerClient::load(plugin::PluginRecord& rec
   const auto status =
       read_line(from_worker_, buffer_, line, options_.start_timeout, options_.max_message_bytes);
   if (status != ReadStatus::kLine) {
-    const std::string what = status == ReadStatus::kTimeout ? "did not report within " +
-                                                                  std::to_string(options_.start_timeout.count()) + " ms"
-                                                            : reap();
+    const std::string what =
+        status == ReadStatus::kTimeout
+            ? "did not report within " + std::to_string(options_.start_timeout.count()) + " ms"
+            : reap();
     if (status == ReadStatus::kTimeout) kill_worker();
     record.errors.push_back(who + ": its worker process " + what +
                             " while loading the plugin: run it in-process (--isolation "
@@ -293,11 +294,8 @@ int32_t WorkerClient::invoke(const Skill& skill, skillrt_call* call, skillrt_str
     }
   }
   const uint64_t id = next_id_++;
-  std::string request = "{\"type\":\"call\",\"id\":" + std::to_string(id) + ",\"skill\":" +
-                        nlohmann::json(skill.name).dump() + ",\"input\":";
-  request.append(input.ptr, input.len);
-  request += "}\n";
-  if (!write_all(to_worker_, request)) {
+  if (!write_all(to_worker_,
+                 wire::call_line(id, skill.name, std::string_view(input.ptr, input.len)))) {
     const std::string what = reap();
     set_call_error(call, SKILLRT_INTERNAL,
                    who + ": its worker " + what + " before skill '" + skill.name +
@@ -311,7 +309,7 @@ int32_t WorkerClient::invoke(const Skill& skill, skillrt_call* call, skillrt_str
     if (!cancel_sent && call->cancelled()) {
       cancel_sent = true;
       cancel_at = Clock::now();
-      send({{"type", "cancel"}, {"id", id}});
+      write_all(to_worker_, wire::cancel_line(id));
     }
     if (cancel_sent && Clock::now() - cancel_at > options_.grace) {
       kill_worker();
@@ -348,30 +346,31 @@ int32_t WorkerClient::invoke(const Skill& skill, skillrt_call* call, skillrt_str
     } catch (const nlohmann::json::parse_error&) {
       kill_worker();
       set_call_error(call, SKILLRT_INTERNAL,
-                     who + ": its worker broke the protocol (a line that is not JSON); it was "
-                           "killed and the next call starts a new worker");
+                     who +
+                         ": its worker broke the protocol (a line that is not JSON); it was "
+                         "killed and the next call starts a new worker");
       return SKILLRT_INTERNAL;
     }
     if (msg.value("id", uint64_t{0}) != id) continue;  // late lines of an abandoned call
     const std::string type = msg.value("type", "");
-    if (type == "progress") {
+    if (type == wire::kProgress) {
       if (call->on_progress) {
-        call->on_progress(Progress{msg.value("done", 0.0), msg.value("total", 0.0),
-                                   msg.value("message", "")});
+        call->on_progress(
+            Progress{msg.value("done", 0.0), msg.value("total", 0.0), msg.value("message", "")});
       }
       continue;
     }
-    if (type != "result") continue;
-    const int32_t code = msg.value("code", SKILLRT_INTERNAL);
+    if (type != wire::kResult) continue;
+    // The worker's handle, copied into ours: the executor reads it as it reads any skill's.
+    wire::CallResult result = wire::read_result(msg);
     std::lock_guard call_lock(call->mutex);
-    if (code == SKILLRT_OK) {
-      call->result = msg.contains("result") ? msg["result"].dump() : std::string();
-      call->has_result = msg.contains("result");
-      return SKILLRT_OK;
+    call->has_result = result.has_result;
+    call->result = std::move(result.result);
+    if (result.code != SKILLRT_OK) {
+      call->error_code = result.code;
+      call->error_message = std::move(result.message);
     }
-    call->error_code = code;
-    call->error_message = msg.value("message", "");
-    return code;
+    return result.code;
   }
 }
 
