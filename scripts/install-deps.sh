@@ -10,6 +10,7 @@ packages=(
   python3 python3-openpyxl python3-numpy python3-torch json-schema-test-suite
   flake8 pycodestyle clang-format chromium
   openssh-client openssh-server
+  libsqlite3-dev python3-aiosmtpd
 )
 if [[ "${1:-}" == "--with-node" ]]; then
   packages+=(nodejs npm)

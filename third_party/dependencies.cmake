@@ -8,6 +8,8 @@ find_package(spdlog REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(CURL REQUIRED)
+# SQLite (Debian libsqlite3-dev, with FTS5): the trackers' history and the Helper's index.
+find_package(SQLite3 REQUIRED)
 find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET GLOBAL libgit2)
