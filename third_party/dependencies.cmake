@@ -20,6 +20,11 @@ add_library(skillrt::libgit2 ALIAS skillrt_thirdparty_libgit2)
 add_library(skillrt_thirdparty_xlsxwriter INTERFACE)
 target_link_libraries(skillrt_thirdparty_xlsxwriter INTERFACE PkgConfig::XLSXWRITER)
 add_library(skillrt::xlsxwriter ALIAS skillrt_thirdparty_xlsxwriter)
+# PCRE2 (8-bit, JIT): the schema seam's `pattern` keywords.
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET GLOBAL libpcre2-8)
+add_library(skillrt_thirdparty_pcre2 INTERFACE)
+target_link_libraries(skillrt_thirdparty_pcre2 INTERFACE PkgConfig::PCRE2)
+add_library(skillrt::pcre2 ALIAS skillrt_thirdparty_pcre2)
 
 # valijson is header-only and ships no CMake package in Debian 12.
 find_path(VALIJSON_INCLUDE_DIR valijson/validator.hpp REQUIRED)

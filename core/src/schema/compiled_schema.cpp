@@ -6,7 +6,6 @@
 #include <exception>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -172,8 +171,8 @@ struct CompiledSchema::Impl {
   std::string add_regex(const detail::SchemaSite& site) {
     if (regexes.contains(site.text)) return "";
     try {
-      regexes.emplace(site.text, std::regex(site.text));
-    } catch (const std::regex_error& e) {
+      regexes.emplace(site.text, detail::Regex(site.text));
+    } catch (const std::invalid_argument& e) {
       return site.pointer + ": " + Json(site.text).dump() +
              " is not a valid regular expression (ECMAScript syntax): " + e.what();
     }
@@ -337,7 +336,7 @@ std::vector<Violation> CompiledSchema::validate(const nlohmann::json& instance) 
     if (detail::conforms(context, *impl_->schema.root(), instance)) return {};
     violations = detail::explain(context, *impl_->schema.root(), instance);
   } catch (const std::exception& e) {
-    // std::regex throws when a pattern needs more backtracking than it allows.
+    // The regex engine gives up when a pattern needs more backtracking than it allows.
     return {Violation{"", "schema",
                       std::string("/: the validator gave up on this value (") + e.what() +
                           "); simplify the value or the schema's patterns"}};

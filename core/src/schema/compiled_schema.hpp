@@ -60,8 +60,8 @@ class CompiledSchema {
   // nlohmann::json::parse(text) would throw; otherwise kValid/kInvalid equal to
   // is_valid(nlohmann::json::parse(text)). kUnsupported when this schema or this text needs the
   // DOM path: the caller then parses and calls is_valid(). Repeated keys are decided as nlohmann
-  // keeps them (the last one wins); the DOM is needed only where a pattern gives up (std::regex
-  // throws) inside anyOf/oneOf/not/if/contains, or where enum, const or uniqueItems compare
+  // keeps them (the last one wins); the DOM is needed only where a pattern gives up (the engine's
+  // match limit) inside anyOf/oneOf/not/if/contains, or where enum, const or uniqueItems compare
   // objects or arrays nested more than 512 levels deep. The first call compiles the text program
   // (and builds a deferred schema). Thread-safe.
   TextVerdict check_text(std::string_view text) const;

@@ -989,3 +989,47 @@ TEST_CASE("check_text decides flat objects as the DOM does", "[schema][text]") {
   CHECK(tally.invalid > 1000);
   CHECK(tally.malformed > 1000);
 }
+
+// The verdicts themselves, against the suite's expected ones: the required tests and the optional
+// ECMA-262 regex file (patterns are compiled by PCRE2 to ECMA-262 semantics). Formats the host does
+// not check and arbitrary-precision numbers (optional) are left out.
+TEST_CASE("validate() gives the draft-07 suite's verdicts, ECMA-262 regexes included",
+          "[schema][suite]") {
+  const fs::path dir = kSchemaSuite / "tests" / "draft7";
+  if (!fs::is_directory(dir)) {
+    WARN("skipped: JSON-Schema-Test-Suite not installed at " + kSchemaSuite.string());
+    return;
+  }
+  std::vector<fs::path> files = suite_files(dir, /*recursive=*/false);
+  files.push_back(dir / "optional" / "ecmascript-regex.json");
+  CompileOptions options;
+  options.fetch = serve_suite_remote;
+  std::size_t checked = 0;
+  std::vector<std::string> wrong;
+  for (const auto& file : files) {
+    for (const json& group : read_json_file(file)) {
+      const auto compiled = CompiledSchema::compile(group.at("schema"), options);
+      const std::string where_group =
+          fs::relative(file, dir).string() + " :: " + group.at("description").get<std::string>();
+      if (!compiled) {
+        wrong.push_back(where_group + ": does not compile: " + compiled.error().message);
+        continue;
+      }
+      for (const json& test : group.at("tests")) {
+        ++checked;
+        const bool expected = test.at("valid").get<bool>();
+        if ((*compiled)->is_valid(test.at("data")) == expected) continue;
+        wrong.push_back(where_group + " :: " + test.at("description").get<std::string>() +
+                        (expected ? ": rejected, should pass" : ": passed, should fail"));
+      }
+    }
+  }
+  std::string report;
+  for (const auto& w : wrong) report += w + "\n";
+  std::cout << "draft-07 suite verdicts: " << checked << " instances, " << wrong.size()
+            << " wrong\n"
+            << report;
+  INFO(report);
+  CHECK(checked > 400);
+  CHECK(wrong.empty());
+}

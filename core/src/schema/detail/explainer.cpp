@@ -640,10 +640,10 @@ class Explainer final : public vc::ConstraintVisitor {
     return ok;
   }
 
-  bool check_pattern(const std::string& pattern, const std::regex* compiled) {
+  bool check_pattern(const std::string& pattern, const Regex* compiled) {
     if (!target_.is_string()) return true;
     const auto& text = target_.get_ref<const std::string&>();
-    if (compiled != nullptr ? std::regex_search(text, *compiled) : search(pattern, text)) {
+    if (compiled != nullptr ? compiled->search(text) : search(pattern, text)) {
       return true;
     }
     if (!verdict_) {
@@ -707,12 +707,12 @@ class Explainer final : public vc::ConstraintVisitor {
 
   bool search(const std::string& pattern, const std::string& text) const {
     if (auto it = context_.regexes.find(pattern); it != context_.regexes.end()) {
-      return std::regex_search(text, it->second);
+      return it->second.search(text);
     }
     // Only patterns of documents fetched after compile() end up here.
     try {
-      return std::regex_search(text, std::regex(pattern));
-    } catch (const std::regex_error&) {
+      return Regex(pattern).search(text);
+    } catch (const std::invalid_argument&) {
       return false;
     }
   }
@@ -721,7 +721,11 @@ class Explainer final : public vc::ConstraintVisitor {
     if (!target_.is_string()) return true;
     if (matches_format(format, target_.get_ref<const std::string&>())) return true;
     if (!verdict_) {
-      report("format", "must be " + format_hint(format) + ", got " + describe_value(target_));
+      // For a regular expression, the engine's reason says what to change.
+      const std::string why =
+          format == "regex" ? " (" + ecma_regex_problem(target_.get_ref<const std::string&>()) + ")"
+                            : std::string();
+      report("format", "must be " + format_hint(format) + why + ", got " + describe_value(target_));
     }
     return false;
   }

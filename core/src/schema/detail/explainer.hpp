@@ -9,7 +9,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,13 +16,15 @@
 #include "schema/compiled_schema.hpp"
 #include "schema/detail/schema_walk.hpp"
 
+#include "schema/detail/regex.hpp"
+
 namespace valijson {
 class Subschema;
 }
 
 namespace skillrt::schema::detail {
 
-using RegexTable = std::unordered_map<std::string, std::regex>;
+using RegexTable = std::unordered_map<std::string, Regex>;
 
 struct ExplainContext {
   const SchemaIndex& index;   // marker title -> original schema object

@@ -96,6 +96,7 @@ bool matches_format(std::string_view format, std::string_view text) {
     ++pos;
     return parse_full_time(text, pos) && pos == text.size();
   }
+  if (format == "regex") return ecma_regex_problem(text).empty();
   return true;
 }
 
@@ -105,6 +106,7 @@ std::string format_hint(std::string_view format) {
   if (format == "date-time") {
     return "an RFC 3339 date-time with offset such as \"2025-03-31T14:05:00Z\"";
   }
+  if (format == "regex") return "an ECMA-262 regular expression";
   return "a valid " + std::string(format);
 }
 
@@ -195,7 +197,7 @@ bool PatternRule::validate(const valijson::adapters::Adapter& target,
                            valijson::ValidationResults* results) const {
   if (!target.isString()) return true;
   std::string text;
-  if (!target.getString(text) || std::regex_search(text, regex_)) return true;
+  if (!target.getString(text) || regex_.search(text)) return true;
   if (results != nullptr) results->pushError(context, "must match the pattern " + pattern_);
   return false;
 }

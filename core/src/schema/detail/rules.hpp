@@ -3,11 +3,12 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <valijson/constraint_builder.hpp>
 #include <valijson/constraints/concrete_constraints.hpp>
+
+#include "schema/detail/regex.hpp"
 
 namespace skillrt::schema::detail {
 
@@ -82,11 +83,11 @@ class MultipleOfRuleBuilder final : public valijson::ConstraintBuilder {
 
 class PatternRule final : public valijson::constraints::PolyConstraint {
  public:
-  // Throws std::regex_error for a pattern std::regex cannot compile.
+  // Throws std::invalid_argument for a pattern that does not compile.
   explicit PatternRule(std::string pattern) : pattern_(std::move(pattern)), regex_(pattern_) {}
 
   const std::string& pattern() const { return pattern_; }
-  const std::regex& regex() const { return regex_; }
+  const Regex& regex() const { return regex_; }
 
   bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
                 valijson::ValidationResults* results) const override;
@@ -96,7 +97,7 @@ class PatternRule final : public valijson::constraints::PolyConstraint {
   size_t sizeOf() const override { return sizeof(PatternRule); }
 
   std::string pattern_;
-  std::regex regex_;
+  Regex regex_;
 };
 
 class PatternRuleBuilder final : public valijson::ConstraintBuilder {

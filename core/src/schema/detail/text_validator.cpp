@@ -5,7 +5,6 @@
 #include <exception>
 #include <functional>
 #include <optional>
-#include <regex>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -101,10 +100,10 @@ struct Step {
   int additional = kNone;                               // additionalProperties / additionalItems
   std::vector<int> children;                            // allOf, anyOf, oneOf, items as an array
   std::vector<std::pair<std::string, int>> properties;  // also schema dependencies
-  std::vector<std::pair<const std::regex*, int>> pattern_properties;
+  std::vector<std::pair<const Regex*, int>> pattern_properties;
   std::vector<std::string> names;  // required
   std::vector<std::pair<std::string, std::vector<std::string>>> property_dependencies;
-  const std::regex* regex = nullptr;
+  const Regex* regex = nullptr;
   std::string format;
   Json value;  // const value, enum values, multipleOf divisor
 };
@@ -279,7 +278,7 @@ class Compiler final : public vc::ConstraintVisitor {
   }
 
   bool visit(const vc::PatternConstraint& constraint) override {
-    const std::regex* regex = table_regex(constraint.getPattern<std::allocator<char>>());
+    const Regex* regex = table_regex(constraint.getPattern<std::allocator<char>>());
     if (regex == nullptr) return add_unsupported();
     Step step;
     step.kind = StepKind::kPattern;
@@ -318,7 +317,7 @@ class Compiler final : public vc::ConstraintVisitor {
     });
     bool known_patterns = true;
     constraint.applyToPatternProperties([&](const auto& pattern, const valijson::Subschema* sub) {
-      const std::regex* regex = table_regex(std::string(pattern.c_str()));
+      const Regex* regex = table_regex(std::string(pattern.c_str()));
       if (regex == nullptr) known_patterns = false;
       step.pattern_properties.emplace_back(regex, node_of(sub));
       return true;
@@ -403,7 +402,7 @@ class Compiler final : public vc::ConstraintVisitor {
     return schema == nullptr ? kNone : node_of(schema);
   }
 
-  const std::regex* table_regex(const std::string& pattern) const {
+  const Regex* table_regex(const std::string& pattern) const {
     auto it = context_.regexes.find(pattern);
     return it == context_.regexes.end() ? nullptr : &it->second;
   }
@@ -736,10 +735,10 @@ class Evaluator {
     return scratch_.text;
   }
 
-  bool search(const std::regex& regex, std::string_view text) {
+  bool search(const Regex& regex, std::string_view text) {
     try {
-      return std::regex_search(text.data(), text.data() + text.size(), regex);
-    } catch (const std::exception&) {
+      return regex.search(text);
+    } catch (const RegexGaveUp&) {
       if (speculative_ > 0) throw GiveUp{};
       throw Rejected{};
     }
