@@ -10,9 +10,6 @@ namespace {
 
 // Bounds that keep one enormous PR (a codemod over 3,000 files) from dominating the report:
 // the counts stay exact, the listed evidence is capped and says so.
-constexpr size_t kMaxEvidencePerPr = 300;
-constexpr size_t kMaxEvidencePerRule = 50;
-constexpr size_t kMaxNpuHitsPerPr = 100;
 constexpr size_t kMaxTextChars = 240;
 
 std::string clip(const std::string& s) {
@@ -125,10 +122,9 @@ void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence, const std::s
   if (std::find(rec.rules.begin(), rec.rules.end(), rule.id) == rec.rules.end()) {
     rec.rules.push_back(rule.id);
   }
-  // Per rule as well as per PR, so that one rule firing on 2,000 operators cannot hide the
-  // evidence of the others.
-  if (++rec.rule_hits[rule.id] > kMaxEvidencePerRule) return;
-  if (rec.evidence.size() >= kMaxEvidencePerPr) return;
+  // Every firing is kept: the report files list all of them, and only the tool result
+  // returned to an agent is trimmed (run.cpp), saying where the full list is.
+  ++rec.rule_hits[rule.id];
   evidence["rule"] = rule.id;
   evidence["category"] = rule.category;
   evidence["impact"] = std::string(to_string(rule.impact));
@@ -136,15 +132,11 @@ void Analyzer::fire(PrRecord& rec, const Rule& rule, Json evidence, const std::s
   // A PR landed twice has evidence from each landing.
   if (!sha.empty()) evidence["commit"] = sha.substr(0, 12);
   rec.evidence.push_back(std::move(evidence));
-  if (rec.evidence.size() == kMaxEvidencePerPr) {
-    rec.problems.push_back("evidence capped at " + std::to_string(kMaxEvidencePerPr) + " items");
-  }
 }
 
 void Analyzer::npu_hits_for_path(PrRecord& rec, const std::string& path) {
   if (npu_ == nullptr || npu_->empty()) return;
   for (const NpuEntry& e : npu_->path_users(path)) {
-    if (rec.npu_hits.size() >= kMaxNpuHitsPerPr) return;
     const std::string id = e.file + ":" + std::to_string(e.line);
     if (!rec.seen_npu.insert(id).second) continue;
     rec.npu_hits.push_back({{"npu_file", e.file},
@@ -158,7 +150,6 @@ void Analyzer::npu_hits_for_path(PrRecord& rec, const std::string& path) {
 void Analyzer::npu_hits_for_op(PrRecord& rec, const std::string& op, const std::string& rule) {
   if (npu_ == nullptr || npu_->empty()) return;
   for (const NpuEntry& e : npu_->op_entries(op)) {
-    if (rec.npu_hits.size() >= kMaxNpuHitsPerPr) return;
     const std::string id = e.file + ":" + std::to_string(e.line);
     if (!rec.seen_npu.insert(id).second) continue;
     rec.npu_hits.push_back({{"npu_file", e.file},
@@ -315,17 +306,6 @@ Json Analyzer::result() const {
               std::to_string(r->npu_hits.size()) + " (see npu_hits).";
     }
     std::vector<std::string> problems = r->problems;
-    for (const auto& [rule, hits] : r->rule_hits) {
-      if (hits > kMaxEvidencePerRule) {
-        problems.push_back("rule " + rule + " fired " + std::to_string(hits) +
-                           " times; the first " + std::to_string(kMaxEvidencePerRule) +
-                           " are listed");
-      }
-    }
-    if (r->npu_hits.size() >= kMaxNpuHitsPerPr) {
-      problems.push_back("NPU hits capped at " + std::to_string(kMaxNpuHitsPerPr) +
-                         "; more NPU entries may be affected");
-    }
     Json categories = Json::array();
     for (const Category& c : pack_.categories) {
       if (r->categories.count(c.id) > 0) categories.push_back(c.id);

@@ -133,7 +133,7 @@ GithubSource::GithubSource(GithubOptions options) : o_(std::move(options)) {
   while (!o_.api_url.empty() && o_.api_url.back() == '/') o_.api_url.pop_back();
 }
 
-json GithubSource::get_json(const std::string& url, std::string* next_url) {
+std::string GithubSource::get_text(const std::string& url, std::string* next_url) {
   int failures = 0;
   int waits = 0;
   std::string last_problem;
@@ -225,19 +225,22 @@ json GithubSource::get_json(const std::string& url, std::string* next_url) {
       o_.sleep(static_cast<double>(o_.retry_base_ms) * std::pow(2.0, failures - 1) / 1000.0);
       continue;
     }
-    json parsed;
-    try {
-      parsed = json::parse(r.body);
-    } catch (const json::exception& e) {
-      throw SourceFailure("GET " + url + ": the response is not JSON (" + e.what() +
-                          "); no report was written: check github.api_url points at the REST API");
-    }
     if (next_url != nullptr) {
       auto it = r.headers.find("link");
       *next_url = it == r.headers.end() ? "" : next_link(it->second);
     }
     ++stats_.pages;
-    return parsed;
+    return std::move(r.body);
+  }
+}
+
+json GithubSource::get_json(const std::string& url, std::string* next_url) {
+  const std::string body = get_text(url, next_url);
+  try {
+    return json::parse(body);
+  } catch (const json::exception& e) {
+    throw SourceFailure("GET " + url + ": the response is not JSON (" + e.what() +
+                        "); no report was written: check github.api_url points at the REST API");
   }
 }
 

@@ -52,6 +52,12 @@ class GithubSource {
   // The given PRs (merged or not; unmerged ones are kept and say so in their labels).
   std::vector<ChangeSet> by_number(const std::vector<int64_t>& numbers);
 
+  // One GET with the paging, rate-limit and retry handling above, for other REST listings
+  // (the daily trackers read issues and benchmark files through it). `next_url`, when given,
+  // receives the Link header's rel="next" target or "". Throws SourceFailure.
+  nlohmann::json get_json(const std::string& url, std::string* next_url);
+  std::string get_text(const std::string& url, std::string* next_url);
+
   const GithubStats& stats() const { return stats_; }
 
   struct Response {
@@ -61,7 +67,6 @@ class GithubSource {
   };
 
  private:
-  nlohmann::json get_json(const std::string& url, std::string* next_url);
   ChangeSet to_change_set(const nlohmann::json& pr);
   void add_files(ChangeSet* cs);
 

@@ -245,14 +245,15 @@ std::string render_html(const Json& a) {
          plugin_io::html_escape(p["title"].get<std::string>()) + "</td><td>" +
          plugin_io::html_escape(join(p["categories"], ", ")) + "</td><td>" +
          plugin_io::html_escape(p["suggestion"].get<std::string>()) + "</td><td>";
+    // Every item is listed; past the first five they fold away so the table stays readable.
     size_t shown = 0;
     for (const Json& e : p["evidence"]) {
       if (shown++ == 5) {
-        s += "... " + std::to_string(p["evidence"].size() - 5) + " more in the JSON report";
-        break;
+        s += "<details><summary>" + std::to_string(p["evidence"].size() - 5) + " more</summary>";
       }
       s += "<code>" + plugin_io::html_escape(evidence_text(e)) + "</code><br>";
     }
+    if (shown > 5) s += "</details>";
     if (p["evidence"].empty())
       s += "files: " + plugin_io::html_escape(join(p["unmatched_files"], ", "));
     s += "</td></tr>\n";

@@ -13,6 +13,22 @@
 #include "report.hpp"
 
 namespace skillrt::pr_analysis {
+
+size_t trim_for_result(Json& prs) {
+  size_t trimmed = 0;
+  for (Json& p : prs) {
+    bool cut = false;
+    for (const char* key : {"evidence", "npu_hits"}) {
+      if (!p.contains(key) || p[key].size() <= kListedInResult) continue;
+      p[std::string(key) + "_total"] = p[key].size();
+      p[key].erase(p[key].begin() + static_cast<std::ptrdiff_t>(kListedInResult), p[key].end());
+      cut = true;
+    }
+    if (cut) ++trimmed;
+  }
+  return trimmed;
+}
+
 namespace {
 
 std::optional<int64_t> date_field(const Json& in, const char* key, bool end_of_day) {
@@ -192,7 +208,22 @@ Json run_pr_analysis(const Json& in, const RunHooks& hooks) {
     notes.push_back("no output_dir: nothing was written; the analysis is in `prs`");
     out["notes"] = notes;
   }
-  if (!in.contains("output_dir") || in.value("include_prs", false)) out["prs"] = analysis["prs"];
+  if (!in.contains("output_dir") || in.value("include_prs", false)) {
+    Json prs = analysis["prs"];
+    if (const size_t n = trim_for_result(prs); n > 0) {
+      const std::string where = out["reports"].contains("json")
+                                    ? "the full lists are in " +
+                                          out["reports"]["json"].get<std::string>() +
+                                          " (and the Markdown and Excel reports)"
+                                    : "pass output_dir to write the reports, which list every item";
+      notes.push_back(std::to_string(n) + " PRs have more than " + std::to_string(kListedInResult) +
+                      " evidence items or NPU hits; this result lists the first " +
+                      std::to_string(kListedInResult) + " of each (see evidence_total, " +
+                      "npu_hits_total); " + where);
+      out["notes"] = notes;
+    }
+    out["prs"] = std::move(prs);
+  }
   return out;
 }
 

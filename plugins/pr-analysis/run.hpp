@@ -24,6 +24,14 @@ RulePack load_rule_pack(const std::string& extra_path);
 // Throws InputError (bad input: INVALID_ARGUMENT) or SourceFailure (source failed: UNAVAILABLE).
 Json run_pr_analysis(const Json& input, const RunHooks& hooks);
 
+// The tool result an agent reads carries at most this many evidence items and NPU hits per PR;
+// the report files carry all of them.
+inline constexpr size_t kListedInResult = 20;
+
+// Trims each PR's evidence and npu_hits to kListedInResult, recording evidence_total /
+// npu_hits_total; returns how many PRs were trimmed.
+size_t trim_for_result(Json& prs);
+
 }  // namespace skillrt::pr_analysis
 
 #endif  // SKILLRT_PR_ANALYSIS_RUN_HPP_

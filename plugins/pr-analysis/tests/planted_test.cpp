@@ -155,7 +155,9 @@ TEST_CASE("planted: a user rule pack turns needs-review into a labelled PR") {
         std::string::npos);
 }
 
-TEST_CASE("planted: one rule firing on many operators is capped and says how often it fired") {
+TEST_CASE(
+    "planted: a rule firing on many operators is listed whole in the reports, trimmed in the "
+    "result") {
   pra_test::TempDir dir("caps");
   const std::string repo = dir.str("repo");
   const std::string yaml = repo + "/aten/src/ATen/native/native_functions.yaml";
@@ -172,13 +174,31 @@ TEST_CASE("planted: one rule firing on many operators is capped and says how oft
     }
   }
   REQUIRE(std::system((git + "commit -qam 'Add 60 ops (#7)'").c_str()) == 0);
+  const auto count_added = [](const json& pr) {
+    size_t added = 0;
+    for (const json& e : pr["evidence"]) added += e["rule"] == "op-added" ? 1 : 0;
+    return added;
+  };
+  // The tool result an agent reads is trimmed, says by how much, and where the rest is.
   const json out = pra::run_pr_analysis({{"repo", repo}, {"prs", {7}}}, {});
   REQUIRE(out["prs"].size() == 1);
   const json& pr = out["prs"][0];
   CHECK(pr["impact"] == "medium");
-  size_t added = 0;
-  for (const json& e : pr["evidence"]) added += e["rule"] == "op-added" ? 1 : 0;
-  CHECK(added == 50);
-  REQUIRE(pr["problems"].size() == 1);
-  CHECK(pr["problems"][0] == "rule op-added fired 60 times; the first 50 are listed");
+  CHECK(pr["evidence"].size() == pra::kListedInResult);
+  CHECK(pr["evidence_total"].get<size_t>() >= 60);
+  bool says_where = false;
+  for (const json& note : out["notes"]) {
+    says_where |= note.get<std::string>().find("pass output_dir") != std::string::npos;
+  }
+  CHECK(says_where);
+  // The JSON report lists every finding: all 60 added operators.
+  const std::string reports = dir.str("reports");
+  const json written = pra::run_pr_analysis(
+      {{"repo", repo}, {"prs", {7}}, {"output_dir", reports}, {"include_prs", true}}, {});
+  std::ifstream in(written["reports"]["json"].get<std::string>());
+  REQUIRE(in);
+  const json report = json::parse(in);
+  REQUIRE(report["prs"].size() == 1);
+  CHECK(count_added(report["prs"][0]) == 60);
+  CHECK(report["prs"][0]["problems"].empty());
 }

@@ -81,3 +81,20 @@ TEST_CASE("reports: without output_dir nothing is written") {
   CHECK(std::distance(pra_test::fs::directory_iterator(dir.path()),
                       pra_test::fs::directory_iterator()) == before);
 }
+
+TEST_CASE("report: the files keep every evidence item, only the tool result is trimmed") {
+  using skillrt::pr_analysis::kListedInResult;
+  json prs = json::array();
+  json p{{"evidence", json::array()}, {"npu_hits", json::array()}};
+  for (int i = 0; i < 75; ++i) p["evidence"].push_back({{"rule", "r"}, {"n", i}});
+  for (int i = 0; i < 3; ++i) p["npu_hits"].push_back({{"n", i}});
+  prs.push_back(p);
+  prs.push_back(json{{"evidence", json::array({json{{"n", 0}}})}});
+  json trimmed = prs;
+  CHECK(skillrt::pr_analysis::trim_for_result(trimmed) == 1);
+  CHECK(trimmed[0]["evidence"].size() == kListedInResult);
+  CHECK(trimmed[0]["evidence_total"] == 75);
+  CHECK(trimmed[0]["evidence"].back()["n"] == kListedInResult - 1);
+  CHECK_FALSE(trimmed[0].contains("npu_hits_total"));
+  CHECK(trimmed[1] == prs[1]);
+}
