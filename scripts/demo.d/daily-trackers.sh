@@ -8,7 +8,7 @@ else
   dtr_tmp=$(mktemp -d)
   dtr_data="$here/plugins/daily-trackers/data/inferencex"
   echo
-  echo "--- inferencex-report: day 1 then day 2 of the bundled data, one history ---"
+  echo "--- inferencex-report: day 1 then day 2 of the bundled sample, one history (InferenceX's row format; the numbers are illustrative, not measured: see docs/daily-trackers.md) ---"
   for day in 2026-11-02 2026-11-03; do
     step "$bin" run inferencex-report -q -o "$dtr_tmp/ix-$day.json" --input "{\"sources\": [{\"name\": \"inferencex\", \"file\": \"$dtr_data/sample_$day.json\"}], \"as_of\": \"$day\", \"output_dir\": \"$dtr_tmp/ix\"}"
   done
