@@ -6,11 +6,13 @@
 #include <string_view>
 #include <vector>
 
+#include "optoolkit/text.hpp"
+
 namespace skillrt::npu_graph::detail {
 
 // Splits on '\n', dropping a trailing '\r' from each line; keeps empty lines so that indices
-// stay line numbers minus one.
-std::vector<std::string_view> split_lines(std::string_view text);
+// stay line numbers minus one (the plugins' shared helper).
+using ops::split_lines;
 
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);

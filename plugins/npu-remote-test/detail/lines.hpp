@@ -6,11 +6,12 @@
 #include <string_view>
 #include <vector>
 
+#include "optoolkit/text.hpp"
+
 namespace skillrt::npu_remote::detail {
 
-// `text` split at '\n', each line without its trailing '\r' (logs pasted from Windows and
-// terminals keep them).
-std::vector<std::string_view> split_lines(std::string_view text);
+// `text` split at '\n', each line without its trailing '\r' (the plugins' shared helper).
+using ops::split_lines;
 
 // `s` without leading and trailing spaces and tabs.
 std::string_view strip(std::string_view s);
