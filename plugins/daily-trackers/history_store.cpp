@@ -5,12 +5,12 @@
 #include <chrono>
 #include <ctime>
 
-#include "detail/sqlite_statement.hpp"
+#include "plugin_io/sqlite.hpp"
 
 namespace skillrt::daily_trackers {
 namespace {
 
-using detail::Statement;
+using plugin_io::Statement;
 
 // Each entry moves the schema from version i to i + 1 (PRAGMA user_version); entries are only
 // ever appended, so an old history file is upgraded in place and never rebuilt.
@@ -80,7 +80,7 @@ void HistoryStore::exec(const char* sql) {
 
 int HistoryStore::schema_version() {
   Statement s(db_, "PRAGMA user_version");
-  return s.step() ? static_cast<int>(s.integer(0)) : 0;
+  return s.step() ? static_cast<int>(s.column_int(0)) : 0;
 }
 
 void HistoryStore::migrate() {
@@ -108,7 +108,7 @@ int64_t HistoryStore::previous_run(int64_t run, const std::string& skill) {
               "SELECT id FROM runs WHERE skill=? AND finished_at IS NOT NULL AND id<? "
               "ORDER BY id DESC LIMIT 1");
   s.bind(1, skill).bind(2, run);
-  return s.step() ? s.integer(0) : 0;
+  return s.step() ? s.column_int(0) : 0;
 }
 
 RunInfo HistoryStore::begin_run(const std::string& skill, const std::string& run_key) {
@@ -119,7 +119,7 @@ RunInfo HistoryStore::begin_run(const std::string& skill, const std::string& run
                 "ORDER BY id DESC LIMIT 1");
     s.bind(1, skill).bind(2, run_key);
     if (s.step()) {
-      info.id = s.integer(0);
+      info.id = s.column_int(0);
       info.resumed = true;
     }
   }
@@ -142,8 +142,8 @@ Checkpoint HistoryStore::checkpoint(int64_t run, const std::string& source) {
   s.bind(1, run).bind(2, source);
   Checkpoint c;
   if (s.step()) {
-    c.cursor = s.text(0);
-    c.done = s.integer(1) != 0;
+    c.cursor = s.column_text(0);
+    c.done = s.column_int(1) != 0;
   }
   return c;
 }
@@ -205,7 +205,7 @@ std::vector<TrackedItem> HistoryStore::run_items(int64_t run) {
   Statement s(db_, "SELECT data FROM item_snapshots WHERE run_id=? ORDER BY repo, item_key");
   s.bind(1, run);
   std::vector<TrackedItem> out;
-  while (s.step()) out.push_back(TrackedItem::from_json(Json::parse(s.text(0))));
+  while (s.step()) out.push_back(TrackedItem::from_json(Json::parse(s.column_text(0))));
   return out;
 }
 
@@ -213,7 +213,7 @@ std::vector<BenchPoint> HistoryStore::run_points(int64_t run) {
   Statement s(db_, "SELECT data FROM bench_points WHERE run_id=? ORDER BY point_key");
   s.bind(1, run);
   std::vector<BenchPoint> out;
-  while (s.step()) out.push_back(BenchPoint::from_json(Json::parse(s.text(0))));
+  while (s.step()) out.push_back(BenchPoint::from_json(Json::parse(s.column_text(0))));
   return out;
 }
 
@@ -226,7 +226,7 @@ std::optional<TrackedItem> HistoryStore::previous_item(int64_t run, const std::s
               "AND r.id<? ORDER BY r.id DESC LIMIT 1");
   s.bind(1, repo).bind(2, key).bind(3, skill).bind(4, run);
   if (!s.step()) return std::nullopt;
-  return TrackedItem::from_json(Json::parse(s.text(0)));
+  return TrackedItem::from_json(Json::parse(s.column_text(0)));
 }
 
 std::vector<std::pair<int64_t, BenchPoint>> HistoryStore::point_history(int64_t run,
@@ -237,7 +237,8 @@ std::vector<std::pair<int64_t, BenchPoint>> HistoryStore::point_history(int64_t 
               "ORDER BY p.run_id, p.point_key");
   s.bind(1, skill).bind(2, run).bind(3, run);
   std::vector<std::pair<int64_t, BenchPoint>> out;
-  while (s.step()) out.emplace_back(s.integer(0), BenchPoint::from_json(Json::parse(s.text(1))));
+  while (s.step())
+    out.emplace_back(s.column_int(0), BenchPoint::from_json(Json::parse(s.column_text(1))));
   return out;
 }
 

@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "detail/sqlite.hpp"
 #include "passage.hpp"
+#include "plugin_io/sqlite.hpp"
 
 namespace skillrt::torchnpu_helper {
 namespace {
@@ -53,7 +53,7 @@ std::string content_hash(std::string_view bytes) {
 }
 
 DocIndex::DocIndex(const std::string& db_path)
-    : db_(std::make_unique<detail::Database>(db_path, true)) {
+    : db_(std::make_unique<plugin_io::Database>(db_path, true)) {
   db_->exec("PRAGMA journal_mode=WAL");
   db_->exec("PRAGMA synchronous=NORMAL");
   create_schema();
@@ -145,7 +145,7 @@ size_t DocIndex::write_passages(int64_t file_id, const FileEntry& entry, const s
 
 SyncStats DocIndex::sync(const SourceInfo& source, const std::vector<FileEntry>& entries) {
   SyncStats stats;
-  detail::Transaction transaction(*db_);
+  plugin_io::Transaction transaction(*db_);
   const int64_t sid = source_id(source);
   std::unordered_map<std::string, StoredFile> stored;
   {

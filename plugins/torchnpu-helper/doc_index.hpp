@@ -12,11 +12,11 @@
 
 #include "segmenter.hpp"
 
-namespace skillrt::torchnpu_helper {
-
-namespace detail {
+namespace skillrt::plugin_io {
 class Database;
 }
+
+namespace skillrt::torchnpu_helper {
 
 struct SourceInfo {
   std::string kind;    // "bundled" or "checkout"
@@ -85,7 +85,7 @@ class DocIndex {
   void drop_file_passages(int64_t file_id);
   size_t write_passages(int64_t file_id, const FileEntry& entry, const std::string& text);
 
-  std::unique_ptr<detail::Database> db_;
+  std::unique_ptr<plugin_io::Database> db_;
 };
 
 // FNV-1a 64 of the bytes, as 16 hex digits: the change detector behind mtime and size.

@@ -2,8 +2,8 @@
 #include <skillrt/sdk.hpp>
 
 #include "bundle.hpp"
-#include "detail/sqlite.hpp"
 #include "helper.hpp"
+#include "plugin_io/sqlite.hpp"
 #include "skillrt_embedded_schemas.h"
 
 namespace {
@@ -31,7 +31,7 @@ void register_skills(skillrt::Registrar& r) {
           return skillrt::torchnpu_helper::run_helper(input, context.config());
         } catch (const skillrt::torchnpu_helper::InputError& e) {
           throw skillrt::invalid_argument(e.what());
-        } catch (const skillrt::torchnpu_helper::detail::SqliteError& e) {
+        } catch (const skillrt::plugin_io::SqliteError& e) {
           throw skillrt::SkillError(SKILLRT_FAILED_PRECONDITION, e.what());
         }
       });

@@ -1,6 +1,6 @@
-#include "detail/sqlite.hpp"
+#include "plugin_io/sqlite.hpp"
 
-namespace skillrt::torchnpu_helper::detail {
+namespace skillrt::plugin_io {
 
 Statement::Statement(sqlite3* db, std::string_view sql) : db_(db), sql_(sql) {
   if (sqlite3_prepare_v2(db_, sql_.data(), static_cast<int>(sql_.size()), &stmt_, nullptr) !=
@@ -54,6 +54,10 @@ std::string Statement::column_text(int index) const {
                      static_cast<size_t>(sqlite3_column_bytes(stmt_, index)));
 }
 
+bool Statement::column_is_null(int index) const {
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
 Database::Database(const std::string& path, bool create) : path_(path) {
   const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
@@ -95,4 +99,4 @@ void Transaction::commit() {
   done_ = true;
 }
 
-}  // namespace skillrt::torchnpu_helper::detail
+}  // namespace skillrt::plugin_io

@@ -1,7 +1,11 @@
-// Thin RAII over the SQLite C API: one connection, prepared statements, and errors that name the
-// database file and the statement that failed.
-#ifndef SKILLRT_TORCHNPU_HELPER_DETAIL_SQLITE_HPP_
-#define SKILLRT_TORCHNPU_HELPER_DETAIL_SQLITE_HPP_
+// Thin RAII over the SQLite C API for the plugins that keep a database (the Helper's index, the
+// trackers' history): one connection, prepared statements, transactions, and errors that name
+// the database file and the statement that failed. Link skillrt::plugin_sqlite.
+//
+// Threading: a Database and its statements belong to one thread at a time. Lifetime: a
+// Statement must not outlive the connection it was prepared on.
+#ifndef SKILLRT_PLUGIN_IO_SQLITE_HPP_
+#define SKILLRT_PLUGIN_IO_SQLITE_HPP_
 
 #include <sqlite3.h>
 
@@ -10,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace skillrt::torchnpu_helper::detail {
+namespace skillrt::plugin_io {
 
 class SqliteError : public std::runtime_error {
  public:
@@ -35,6 +39,7 @@ class Statement {
   int64_t column_int(int index) const;
   double column_double(int index) const;
   std::string column_text(int index) const;
+  bool column_is_null(int index) const;
 
  private:
   sqlite3* db_;
@@ -74,6 +79,6 @@ class Transaction {
   bool done_ = false;
 };
 
-}  // namespace skillrt::torchnpu_helper::detail
+}  // namespace skillrt::plugin_io
 
-#endif  // SKILLRT_TORCHNPU_HELPER_DETAIL_SQLITE_HPP_
+#endif  // SKILLRT_PLUGIN_IO_SQLITE_HPP_
