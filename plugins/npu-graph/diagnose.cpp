@@ -163,6 +163,7 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
   static const std::regex kEngineProcess(
       R"(^\((EngineCore|Worker|VllmWorker|RayWorkerWrapper)\w* pid=\d+\)|^\[\d{4}-\d\d-\d\d [\d:]+ (TP|DP|EP)\d+\])");
   std::optional<CallerFrame> caller;
+  std::optional<CallerFrame> adaptation;  // the innermost frame of an adaptation layer
   std::match_results<std::string_view::const_iterator> m;
   for (size_t i = 0; i < evidence_line && i < lines.size(); ++i) {
     if (!std::regex_search(lines[i].begin(), lines[i].end(), m, kFrame)) continue;
@@ -175,7 +176,11 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
       role = "third-party";
     }
     caller = CallerFrame{i, path, role};
+    if (role == "adaptation") adaptation = caller;
   }
+  // A third-party helper (vllm/utils.py) that failed on what an adaptation layer handed it one
+  // frame up: the adaptation layer chose the argument.
+  if (caller && caller->role == "third-party" && adaptation) return adaptation;
   if (caller) return caller;
   for (size_t i = 0; i < lines.size(); ++i) {
     if (!std::regex_search(lines[i].begin(), lines[i].end(), m, kEngineProcess)) continue;

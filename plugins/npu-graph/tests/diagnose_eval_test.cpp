@@ -263,3 +263,21 @@ TEST_CASE("configuration, environment-variable and kernel-internal messages get 
                  "70000 for parameter coreDim is invalid.\n") == "operator");
   CHECK(conclude("RuntimeError: Unable to pin host memory with error code: -1\n") == "env-config");
 }
+
+TEST_CASE("a third-party helper failing on what an adaptation layer passed it is the layer's") {
+  const ng::RuleSet rules = ng::load_diagnose_rules({});
+  const auto log = [](const std::string& outer) {
+    return "Traceback (most recent call last):\n  File \"" + outer +
+           "\", line 560, in build\n    input_positions = flatten_2d_lists(input_positions)\n"
+           "  File \"/usr/lib/python3.10/site-packages/vllm/utils.py\", line 918, in "
+           "flatten_2d_lists\n    return [item for sublist in lists for item in sublist]\n"
+           "TypeError: 'NoneType' object is not iterable\n";
+  };
+  CHECK(ng::diagnose_text(log("/usr/lib/python3.10/site-packages/vllm_ascend/worker/runner.py"),
+                          "<input>", rules)["conclusion"] == "framework-bug");
+  // Called from a user's script, the helper's failure stays undecided between the script and
+  // the framework: the rule's class stands and the missing fact is named.
+  const json from_script = ng::diagnose_text(log("train.py"), "<input>", rules);
+  CHECK(from_script["conclusion"] == "user-code");
+  CHECK_FALSE(from_script["undetermined"].empty());
+}
