@@ -36,15 +36,8 @@ int64_t date_field(const Json& in, const char* field, bool end_of_day, int64_t f
 }
 
 pr_analysis::GithubOptions github_options(const Json& in, const Hooks& hooks) {
-  pr_analysis::GithubOptions o;
-  const Json gh = in.value("github", Json::object());
-  o.api_url = gh.value("api_url", o.api_url);
-  o.per_page = gh.value("per_page", o.per_page);
-  o.timeout_ms = gh.value("timeout_ms", o.timeout_ms);
-  o.max_retries = gh.value("max_retries", o.max_retries);
-  o.retry_base_ms = gh.value("retry_base_ms", o.retry_base_ms);
-  o.max_wait_s = gh.value("max_wait_s", o.max_wait_s);
-  if (const char* token = std::getenv("GITHUB_TOKEN")) o.token = token;
+  pr_analysis::GithubOptions o =
+      pr_analysis::GithubOptions::from_json(in.value("github", Json::object()));
   if (hooks.sleep) o.sleep = hooks.sleep;
   o.cancelled = hooks.cancelled;
   return o;

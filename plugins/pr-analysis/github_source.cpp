@@ -15,6 +15,21 @@
 #include "pr_map.hpp"
 
 namespace skillrt::pr_analysis {
+
+GithubOptions GithubOptions::from_json(const nlohmann::json& github) {
+  GithubOptions o;
+  o.api_url = github.value("api_url", o.api_url);
+  o.owner = github.value("owner", o.owner);
+  o.repo = github.value("repo", o.repo);
+  o.base = github.value("base", o.base);
+  o.per_page = github.value("per_page", o.per_page);
+  o.timeout_ms = github.value("timeout_ms", o.timeout_ms);
+  o.max_retries = github.value("max_retries", o.max_retries);
+  o.retry_base_ms = github.value("retry_base_ms", o.retry_base_ms);
+  o.max_wait_s = github.value("max_wait_s", o.max_wait_s);
+  if (const char* token = std::getenv("GITHUB_TOKEN")) o.token = token;
+  return o;
+}
 namespace {
 
 using nlohmann::json;

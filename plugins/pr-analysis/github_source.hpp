@@ -34,6 +34,11 @@ struct GithubOptions {
   std::function<void(double seconds)> sleep;
   std::function<bool()> cancelled;
   std::function<void(double done, double total, const std::string& what)> progress;
+
+  // The connection settings of an input's `github` object (api_url, owner, repo, base,
+  // per_page, timeout_ms, max_retries, retry_base_ms, max_wait_s) over the defaults, and the
+  // token from GITHUB_TOKEN. The hooks are left for the caller.
+  static GithubOptions from_json(const nlohmann::json& github);
 };
 
 struct GithubStats {

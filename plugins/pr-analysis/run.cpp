@@ -146,18 +146,7 @@ Json run_pr_analysis(const Json& in, const RunHooks& hooks) {
       analyzer.add(git.load(sel.shas[i]));
     }
   } else if (source == "github") {
-    GithubOptions o;
-    const Json gh = in.value("github", Json::object());
-    o.api_url = gh.value("api_url", o.api_url);
-    o.owner = gh.value("owner", o.owner);
-    o.repo = gh.value("repo", o.repo);
-    o.base = gh.value("base", o.base);
-    o.per_page = gh.value("per_page", o.per_page);
-    o.timeout_ms = gh.value("timeout_ms", o.timeout_ms);
-    o.max_retries = gh.value("max_retries", o.max_retries);
-    o.retry_base_ms = gh.value("retry_base_ms", o.retry_base_ms);
-    o.max_wait_s = gh.value("max_wait_s", o.max_wait_s);
-    if (const char* token = std::getenv("GITHUB_TOKEN")) o.token = token;
+    GithubOptions o = GithubOptions::from_json(in.value("github", Json::object()));
     o.sleep = hooks.sleep;
     o.cancelled = hooks.cancelled;
     o.progress = hooks.progress;
