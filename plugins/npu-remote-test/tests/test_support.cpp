@@ -263,4 +263,13 @@ bool group_alive(pid_t pgid) {
   return false;
 }
 
+bool group_gone(pid_t pgid, int settle_ms) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(settle_ms);
+  while (group_alive(pgid)) {
+    if (std::chrono::steady_clock::now() > until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return true;
+}
+
 }  // namespace npu_remote_test

@@ -79,9 +79,12 @@ Shell sh(const std::string& command);
 
 // pids of live (non-zombie) processes whose command line contains `needle`; waits up to
 // `settle_ms` for dying ones to go.
-std::vector<pid_t> processes_with(const std::string& needle, int settle_ms = 5000);
+std::vector<pid_t> processes_with(const std::string& needle, int settle_ms = 10000);
 
 bool group_alive(pid_t pgid);
+// True once no live process is left in the group, waiting up to `settle_ms` for killed ones to
+// go (a loaded machine, or a sanitizer build, takes a while to tear a group down).
+bool group_gone(pid_t pgid, int settle_ms = 10000);
 
 std::string read_file(const fs::path& path);
 void write_file(const fs::path& path, const std::string& content);
