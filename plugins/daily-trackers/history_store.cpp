@@ -151,22 +151,46 @@ Checkpoint HistoryStore::checkpoint(int64_t run, const std::string& source) {
 void HistoryStore::save_items(int64_t run, const std::string& source,
                               const std::vector<TrackedItem>& items, const Checkpoint& next) {
   const std::string now = now_text();
-  exec("BEGIN IMMEDIATE");
-  try {
+  in_transaction([&] {
+    // Prepared once per page, not per item.
+    Statement snapshot(db_, "INSERT OR REPLACE INTO item_snapshots VALUES(?,?,?,?,?,?)");
+    Statement latest(db_,
+                     "INSERT INTO items VALUES(?,?,?,?,?,?) ON CONFLICT(repo, item_key) DO UPDATE "
+                     "SET last_run=excluded.last_run, data=excluded.data, "
+                     "fetched_at=excluded.fetched_at");
     for (const TrackedItem& it : items) {
       const std::string data = it.to_json().dump();
-      Statement s1(db_, "INSERT OR REPLACE INTO item_snapshots VALUES(?,?,?,?,?,?)");
-      s1.bind(1, run).bind(2, it.repo).bind(3, it.key).bind(4, source).bind(5, data).bind(6, now);
-      s1.run();
-      Statement s2(db_,
-                   "INSERT INTO items VALUES(?,?,?,?,?,?) ON CONFLICT(repo, item_key) DO UPDATE "
-                   "SET last_run=excluded.last_run, data=excluded.data, "
-                   "fetched_at=excluded.fetched_at");
-      s2.bind(1, it.repo).bind(2, it.key).bind(3, run).bind(4, run).bind(5, data).bind(6, now);
-      s2.run();
+      snapshot.bind(1, run).bind(2, it.repo).bind(3, it.key).bind(4, source).bind(5, data);
+      snapshot.bind(6, now).run();
+      snapshot.reset();
+      latest.bind(1, it.repo).bind(2, it.key).bind(3, run).bind(4, run).bind(5, data);
+      latest.bind(6, now).run();
+      latest.reset();
     }
-    Statement c(db_, "INSERT OR REPLACE INTO checkpoints VALUES(?,?,?,?,NULL)");
-    c.bind(1, run).bind(2, source).bind(3, next.cursor).bind(4, int64_t{next.done ? 1 : 0}).run();
+    save_checkpoint(run, source, next);
+  });
+}
+
+void HistoryStore::save_points(int64_t run, const std::string& source,
+                               const std::vector<BenchPoint>& points, const Checkpoint& next) {
+  const std::string now = now_text();
+  in_transaction([&] {
+    Statement point(db_, "INSERT OR REPLACE INTO bench_points VALUES(?,?,?,?,?)");
+    for (const BenchPoint& p : points) {
+      point.bind(1, run).bind(2, p.key()).bind(3, source).bind(4, p.to_json().dump());
+      point.bind(5, now).run();
+      point.reset();
+    }
+    save_checkpoint(run, source, next);
+  });
+}
+
+// A page's rows and the checkpoint after it commit together: a run killed between pages resumes
+// at the checkpoint with nothing written twice.
+void HistoryStore::in_transaction(const std::function<void()>& body) {
+  exec("BEGIN IMMEDIATE");
+  try {
+    body();
     exec("COMMIT");
   } catch (...) {
     exec("ROLLBACK");
@@ -174,23 +198,9 @@ void HistoryStore::save_items(int64_t run, const std::string& source,
   }
 }
 
-void HistoryStore::save_points(int64_t run, const std::string& source,
-                               const std::vector<BenchPoint>& points, const Checkpoint& next) {
-  const std::string now = now_text();
-  exec("BEGIN IMMEDIATE");
-  try {
-    for (const BenchPoint& p : points) {
-      Statement s(db_, "INSERT OR REPLACE INTO bench_points VALUES(?,?,?,?,?)");
-      s.bind(1, run).bind(2, p.key()).bind(3, source).bind(4, p.to_json().dump()).bind(5, now);
-      s.run();
-    }
-    Statement c(db_, "INSERT OR REPLACE INTO checkpoints VALUES(?,?,?,?,NULL)");
-    c.bind(1, run).bind(2, source).bind(3, next.cursor).bind(4, int64_t{next.done ? 1 : 0}).run();
-    exec("COMMIT");
-  } catch (...) {
-    exec("ROLLBACK");
-    throw;
-  }
+void HistoryStore::save_checkpoint(int64_t run, const std::string& source, const Checkpoint& next) {
+  Statement c(db_, "INSERT OR REPLACE INTO checkpoints VALUES(?,?,?,?,NULL)");
+  c.bind(1, run).bind(2, source).bind(3, next.cursor).bind(4, int64_t{next.done ? 1 : 0}).run();
 }
 
 void HistoryStore::mark_failed(int64_t run, const std::string& source, const std::string& error) {

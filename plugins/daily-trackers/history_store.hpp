@@ -8,6 +8,7 @@
 #define SKILLRT_DAILY_TRACKERS_HISTORY_STORE_HPP_
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -62,6 +63,8 @@ class HistoryStore {
 
  private:
   void exec(const char* sql);
+  void in_transaction(const std::function<void()>& body);
+  void save_checkpoint(int64_t run, const std::string& source, const Checkpoint& next);
   void migrate();
   int64_t previous_run(int64_t run, const std::string& skill);
 
