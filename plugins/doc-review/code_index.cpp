@@ -1,5 +1,7 @@
 #include "code_index.hpp"
 
+#include "optoolkit/text.hpp"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -8,6 +10,7 @@
 #include "detail/text.hpp"
 #include "optoolkit/schema.hpp"
 #include "optoolkit/sources.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
@@ -67,36 +70,6 @@ std::string read_all(const fs::path& p) {
   std::ostringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-// Splits "a, b=(1, 2), c" at commas outside brackets and quotes.
-std::vector<std::string> split_top_level(std::string_view s) {
-  std::vector<std::string> out;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (quote) {
-      if (c == '\\')
-        ++i;
-      else if (c == quote)
-        quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') {
-      quote = c;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if (c == ')' || c == ']' || c == '}') {
-      --depth;
-    } else if (c == ',' && depth == 0) {
-      out.emplace_back(s.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  out.emplace_back(s.substr(start));
-  return out;
 }
 
 // The first '=' or ':' at depth 0 that is not part of "==", "->", "!=".
@@ -309,7 +282,7 @@ std::string module_path(const std::string& rel) {
 std::vector<Param> parse_python_params(std::string_view list, bool* open) {
   std::vector<Param> out;
   bool keyword_only = false;
-  for (const std::string& raw : split_top_level(list)) {
+  for (const std::string& raw : ops::split_top_level(list)) {
     std::string_view part = trim(raw);
     if (part.empty() || part == "/") continue;
     if (part == "*") {

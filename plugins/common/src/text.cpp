@@ -33,9 +33,16 @@ std::vector<std::string> split_top_level(std::string_view s) {
   int depth = 0;
   char quote = 0;
   std::string cur;
+  bool escaped = false;  // the previous character inside quotes was a backslash
   for (const char c : s) {
     if (quote != 0) {
-      if (c == quote) quote = 0;
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == quote) {
+        quote = 0;
+      }
       cur += c;
       continue;
     }

@@ -15,7 +15,8 @@ namespace skillrt::ops {
 std::string trim(std::string_view s);
 
 // "a, b=[1, 2], c='x,y'" -> {"a", "b=[1, 2]", "c='x,y'"}: split at commas outside (), [], {}
-// and quotes, each part trimmed; empty parts dropped.
+// and quotes (a backslash escapes the next character inside quotes), each part trimmed; empty
+// parts dropped.
 std::vector<std::string> split_top_level(std::string_view s);
 
 // `text` split at '\n', each line without its trailing '\r' (logs pasted from Windows and
