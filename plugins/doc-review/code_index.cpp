@@ -1,7 +1,5 @@
 #include "code_index.hpp"
 
-#include "optoolkit/text.hpp"
-
 #include <algorithm>
 #include <fstream>
 #include <sstream>
