@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build pkg-config g++ make git
   libboost1.81-dev nlohmann-json3-dev libyaml-cpp-dev libcurl4-openssl-dev
   libspdlog-dev libfmt-dev catch2 libcli11-dev libvalijson-dev libxlsxwriter-dev libgit2-dev zlib1g-dev
-  libpcre2-dev
+  libpcre2-dev libssl-dev
   python3 python3-openpyxl python3-numpy python3-torch json-schema-test-suite
   flake8 pycodestyle clang-format chromium
   openssh-client openssh-server

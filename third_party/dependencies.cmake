@@ -8,6 +8,7 @@ find_package(spdlog REQUIRED)
 find_package(fmt REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(CURL REQUIRED)
+find_package(OpenSSL REQUIRED)  # SHA-256 digests of skill files (MCP Skills extension)
 # SQLite (Debian libsqlite3-dev, with FTS5): the trackers' history and the Helper's index.
 find_package(SQLite3 REQUIRED)
 find_package(Threads REQUIRED)

@@ -13,6 +13,9 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("api-consistency")
       .title("API consistency (NPU vs CPU)")
       .description(
+          "Finds out why a PyTorch API gives different results on NPU than on CPU (precision, "
+          "inf/nan, nondeterminism, shape, dtype, memory) and whether the operator, the framework "
+          "or nobody is at fault. "
           "Compares CPU and device outputs of a PyTorch API (.npy, .npz, raw, JSON) under the "
           "torch, torch_npu, msprobe or ops standard, triages the difference to operator level "
           "(names the aclnn kernel when evidence allows), framework level or not a defect, "

@@ -10,6 +10,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("ci-static-errors-fix")
       .title("Fix PR-gate static-check errors with proven-safe edits")
       .description(
+          "Fixes the style and static-check findings that block a torch_npu or op-plugin PR gate, "
+          "with whitelisted fixes only, as one patch. "
           "Clears the style and static-check findings that block torch_npu / op-plugin PR gates "
           "(flake8, pycodestyle, clang-format, cpplint, codespell/typos, lintrunner, pre-commit) "
           "using whitelisted fixes only: trailing whitespace, final newline, CRLF, spacing around "

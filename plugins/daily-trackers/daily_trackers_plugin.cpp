@@ -34,6 +34,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("vllm-tracker")
       .title("Daily vLLM / vllm-ascend PR and issue digest")
       .description(
+          "Daily digest of vllm and vllm-ascend PRs and issues (new, merged, closed), filtered by "
+          "your models and topics, as Markdown, HTML, Excel or email. "
           "Tracks the PRs and issues of vllm-project/vllm and vllm-project/vllm-ascend in a day "
           "or window (GitHub REST, or local clones with commits mapped to PRs), keeps them in a "
           "SQLite history (new, updated, closed, merged since the last run; an interrupted run "
@@ -51,6 +53,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("inferencex-report")
       .title("Daily InferenceX benchmark report")
       .description(
+          "Reports InferenceX LLM inference benchmarks (throughput, TTFT, TPOT, latency per model "
+          "and hardware) with a history and what changed since the last run. "
           "Fetches InferenceX LLM inference benchmark results (throughput per GPU, TTFT, TPOT, "
           "E2E latency per model, hardware and configuration) over HTTP(S) or from files, keeps "
           "them in a SQLite history, detects what changed since the last run (points moved "

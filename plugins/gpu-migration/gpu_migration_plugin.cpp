@@ -47,6 +47,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("gpu-migration-analyze")
       .title("Judge a CUDA to Ascend NPU migration")
       .description(
+          "Scans a PyTorch repository for the CUDA-specific usage that keeps it from running on "
+          "Ascend NPU, each finding with file, line and its NPU replacement. "
           "Scans a PyTorch repository (Python with its own tokenizer, notebooks' code cells, "
           "C++/CUDA sources, CMake, requirements and shell files) for CUDA-specific usage and "
           "reports findings in seven domains: device layer, attention (flash-attn, xformers, "
@@ -70,6 +72,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("gpu-migration-apply")
       .title("Rewrite CUDA PyTorch code for Ascend NPU")
       .description(
+          "Rewrites one scope (module, folder or file) of a CUDA PyTorch project for Ascend NPU "
+          "with the replacement table, as a patch or in place. "
           "Rewrites the Python files and notebook code cells of one scope (module, folder or "
           "file) with the replacement "
           "table: cuda device strings and .cuda() to npu, torch.cuda.* to torch.npu.*, "
@@ -92,6 +96,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("gpu-migration-verify")
       .title("Verification kit after a CUDA to NPU migration")
       .description(
+          "After gpu-migration-apply: lists what is still to migrate, writes a CPU-vs-NPU "
+          "comparison script, and compares two dumps when given. "
           "After gpu-migration-apply: the post-migration checklist with each item's status as "
           "far as static analysis can tell (done, open with file:line evidence, cannot_tell), a "
           "generated layer-by-layer CPU vs NPU comparison script, and, when expected and actual "

@@ -11,6 +11,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("issue-pipeline")
       .title("Upstream test case on NPU: reproduce, diagnose, fix, verify, deliver")
       .description(
+          "Takes a failing upstream PyTorch test on NPU through setup, reproduction, diagnosis, "
+          "fix, verification and PR, one recorded step at a time. "
           "Drives a failing upstream PyTorch test case (pytest or unittest id) on NPU through "
           "env (pytorch, torch_npu, op-plugin checkouts at matching versions; a git worktree "
           "and branch per repository), reproduce (test with a timeout, compared with the CI "

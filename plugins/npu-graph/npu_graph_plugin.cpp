@@ -41,6 +41,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph")
       .title("NPU graph-mode help (entry)")
       .description(
+          "Single entry for graph-mode problems on Ascend NPU: sends the request and its "
+          "attachments to the right npu-graph skill and says why. "
           "Single entry for graph-mode problems on Ascend NPU (torch.compile NPU backend, "
           "torchair/GE, NPU graph capture): routes the request text and attachments (log, "
           "traceback, profile_dir, trace, paths) to npu-graph-qa, -diagnose, -profile, -logs or "
@@ -54,6 +56,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-qa")
       .title("NPU graph-mode knowledge Q&A")
       .description(
+          "Answers questions about NPU graph mode (torch.compile, torchair/GE, graph capture, "
+          "config options, error codes) from a built-in knowledge base and your docs. "
           "Answers questions about NPU graph mode (torch.compile, torchair/GE, NPU graph "
           "capture, config options, error-code families, the four layers) from a built-in "
           "Markdown knowledge base plus user docs, by BM25 over headed sections (English words, "
@@ -66,6 +70,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-diagnose")
       .title("NPU error diagnosis by layer")
       .description(
+          "Diagnoses an NPU or graph-mode error log or traceback and names the layer to fix (user "
+          "code, framework, operator, ACL runtime, environment) with the lines that decided it. "
           "Diagnoses an NPU / graph-mode error log or traceback: descends Python API, C++ core, "
           "OpPlugin operator and ACL runtime layers, decodes torch_npu ERR codes, ACL numbers, "
           "aclnn 161/361/561 codes and CANN E* codes, and concludes user-code, framework-bug, "
@@ -79,6 +85,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-profile")
       .title("NPU profile reader")
       .description(
+          "Shows where time goes in an NPU profile (Chrome trace or Ascend profiler CSVs): top "
+          "operators, idle gaps, launches per step, small-kernel overhead. "
           "Reads Chrome trace JSON (torch.profiler, torch_npu trace_view.json) and Ascend "
           "profiler CSVs (kernel_details, op_statistic, operator_details): top operators by "
           "device time, device idle gaps (host-bound), launches per step, small-kernel "
@@ -93,6 +101,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-logs")
       .title("NPU log summariser (streaming)")
       .description(
+          "Reads plog, torch_npu, dynamo/inductor, torchair and graph-capture logs of any size in "
+          "one pass: first error, error-code timeline, graph breaks and recompiles. "
           "Streams plog, TORCH_NPU_LOGS, dynamo/inductor/torchair and graph-capture logs of any "
           "size in one pass with flat memory: first error (earliest timestamp across files), "
           "error-code timeline with decoded meanings, repeated error/warning patterns collapsed "
@@ -113,6 +123,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-graph-capture")
       .title("NPU graph capture/replay diagnosis")
       .description(
+          "Diagnoses NPU graph (NPUGraph / aclgraph) capture, replay and update failures from "
+          "their logs. "
           "Diagnoses NPU graph (torch.npu.NPUGraph / aclgraph) capture, replay and update "
           "failures from logs: capture-unsafe operations (sync, host copies, aclop), replay "
           "during capture, memory pool misuse, static input updates, capture-end failures; "

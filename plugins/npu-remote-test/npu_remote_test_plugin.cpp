@@ -11,6 +11,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("npu-remote-test")
       .title("Run a test on a remote Ascend NPU server over SSH")
       .description(
+          "Runs a test, script or vLLM benchmark on a remote Ascend NPU server over SSH, in a "
+          "container, and brings back results, logs and artifacts. "
           "Runs one job on a remote Ascend server over SSH (key auth only, known_hosts checked, "
           "no agent forwarding): a vLLM serve + `vllm bench serve` throughput/latency run, a "
           "Python script, a pytest selection or a command, in a vllm-ascend container (docker "

@@ -10,6 +10,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("op-adaptation")
       .title("Operator adaptation (op-plugin / torch_npu)")
       .description(
+          "Adapts a PyTorch operator to Ascend NPU in op-plugin and checks that its files agree "
+          "(yaml entry, kernel, Meta registration, backward, baseline, docs). "
           "Adapts a PyTorch operator to Ascend NPU in op-plugin and checks that its files agree: "
           "op_plugin_functions.yaml entry, C++ kernel (aclnn EXEC_NPU_CMD or aclop), Meta/fake "
           "registration, derivatives.yaml backward, schema baseline JSON, public-API allowlist, "

@@ -10,6 +10,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("op-apidoc")
       .title("Operator API page: generate and check")
       .description(
+          "Writes or checks the API page of a torch_npu operator in the house template from its "
+          "schema. "
           "generate: the API page of a torch_npu.npu_* operator in the house template "
           "(产品支持情况, 功能说明, 函数原型, 参数说明, 返回值说明, 约束说明, 调用示例 with "
           "single-operator and graph mode) from its schema, Chinese by default or English, "

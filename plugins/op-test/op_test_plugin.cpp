@@ -12,6 +12,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("op-test")
       .title("Operator unit tests: generate and triage")
       .description(
+          "Writes torch_npu-style unit tests for an NPU operator from its schema and triages "
+          "their failures. "
           "generate: a torch_npu-style unit test file (TestCase, create_common_tensor, "
           "assertRtolEqual with the precision per dtype) for an operator from its schema or "
           "op + op_plugin_functions.yaml: positive cases against a CPU reference over dtypes "

@@ -10,6 +10,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("op-schema")
       .title("PyTorch operator schema")
       .description(
+          "Parses and looks up PyTorch operator schemas (native_functions.yaml, "
+          "op_plugin_functions.yaml) and diffs two versions of them. "
           "Parses a PyTorch operator function schema (native_functions.yaml / "
           "op_plugin_functions.yaml 'func:' line) into name, overload, kind (functional, "
           "inplace, out, mutable, scratch), arguments (type, default, kwarg-only, out, alias "

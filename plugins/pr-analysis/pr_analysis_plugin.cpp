@@ -29,6 +29,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("pr-analysis")
       .title("Upstream PyTorch PR impact on torch_npu")
       .description(
+          "Labels upstream PyTorch PRs by their impact on torch_npu and op-plugin (high, medium, "
+          "low, none, needs-review) with the evidence for each. "
           "Analyses upstream PyTorch PRs merged in a date window, a revision range or given by "
           "number (local clone via libgit2, or the GitHub REST API) and labels each with its "
           "impact on torch_npu / op-plugin (high, medium, low, none, needs-review), categories "

@@ -12,6 +12,8 @@ void register_skills(skillrt::Registrar& r) {
   r.skill("torchnpu-helper")
       .title("Answer torch_npu and op-plugin questions with cited passages")
       .description(
+          "Answers developers' questions about torch_npu and op-plugin with quoted, cited "
+          "sources, in Chinese or English, and says when the sources do not know. "
           "Answers a developer's question about torch_npu (Ascend/pytorch) and op-plugin in "
           "Chinese, English or both: an op's parameters and dtypes, an environment variable "
           "(TASK_QUEUE_ENABLE, PYTORCH_NPU_ALLOC_CONF, HCCL_*), which torch_npu and CANN go with "

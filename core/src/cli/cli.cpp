@@ -24,6 +24,7 @@
 #include "host/host_api.hpp"
 #include "host/runtime.hpp"
 #include "mcp/server.hpp"
+#include "mcp/tool_definition.hpp"
 #include "transport/http_transport.hpp"
 #include "transport/stdio_transport.hpp"
 
@@ -152,21 +153,46 @@ int cmd_schema(Runtime& rt, const GlobalOptions& g, const std::string& name, boo
   return kExitOk;
 }
 
+// What MCP clients would be shown that breaks their rules or budgets, per skill: third-party
+// authors see it here before an agent drops their tool.
+std::vector<std::pair<std::string, std::string>> tool_problems(Runtime& rt) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& skill : rt.registry().all()) {
+    const mcp::ToolDefinition def = mcp::tool_definition(*skill, true);
+    for (const auto& w : def.warnings) out.emplace_back(skill->name, w);
+    for (const auto& b : mcp::tool_rule_breaches(def.tool)) out.emplace_back(skill->name, b);
+  }
+  return out;
+}
+
 int cmd_plugins(Runtime& rt, const GlobalOptions& g) {
   const auto problems = rt.doc_problems();
+  const auto tools = tool_problems(rt);
   if (g.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rt.loader().records()) out.push_back(detail::plugin_json(r));
     nlohmann::json docs = nlohmann::json::array();
     for (const auto& p : problems)
       docs.push_back({{"file", p.path.string()}, {"problem", p.message}});
-    std::cout << nlohmann::json{{"plugins", out}, {"skill_docs", docs}}.dump(2) << "\n";
+    nlohmann::json tool_json = nlohmann::json::array();
+    for (const auto& [skill, problem] : tools)
+      tool_json.push_back({{"skill", skill}, {"problem", problem}});
+    std::cout << nlohmann::json{{"plugins", out},
+                                {"skill_docs", docs},
+                                {"tool_definitions", tool_json}}
+                     .dump(2)
+              << "\n";
     return kExitOk;
   }
   detail::print_plugin_table(std::cout, rt.loader().records());
   if (!problems.empty()) {
     std::cout << "\nskill documents (SKILL.md):\n";
     for (const auto& p : problems) std::cout << "  " << p.message << "\n";
+  }
+  if (!tools.empty()) {
+    std::cout << "\ntool definitions (what MCP clients are shown):\n";
+    for (const auto& [skill, problem] : tools)
+      std::cout << "  " << skill << ": " << problem << "\n";
   }
   return kExitOk;
 }

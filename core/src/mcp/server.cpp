@@ -21,6 +21,8 @@
 #include "mcp/detail/call_scan.hpp"
 #include "mcp/detail/catalog.hpp"
 #include "mcp/detail/jsonrpc.hpp"
+#include "mcp/detail/skill_package.hpp"
+#include "mcp/tool_definition.hpp"
 
 namespace skillrt::mcp {
 
@@ -227,27 +229,6 @@ struct Server::Impl {
 
 namespace {
 
-json tool_descriptor(const Skill& skill) {
-  json tool = {{"name", skill.name}, {"description", skill.description}};
-  if (!skill.title.empty()) tool["title"] = skill.title;
-  tool["inputSchema"] =
-      skill.input_schema ? skill.input_schema->source() : json{{"type", "object"}};
-  // MCP wants object-typed output schemas; a skill returning anything else gets text only.
-  if (skill.output_schema && skill.output_schema->source().is_object() &&
-      skill.output_schema->source().value("type", "") == "object") {
-    tool["outputSchema"] = skill.output_schema->source();
-  }
-  json annotations = {
-      {"readOnlyHint", (skill.flags & SKILLRT_SKILL_READ_ONLY) != 0},
-      {"destructiveHint", (skill.flags & SKILLRT_SKILL_DESTRUCTIVE) != 0},
-      {"idempotentHint", (skill.flags & SKILLRT_SKILL_IDEMPOTENT) != 0},
-      {"openWorldHint", (skill.flags & SKILLRT_SKILL_OPEN_WORLD) != 0},
-  };
-  if (!skill.title.empty()) annotations["title"] = skill.title;
-  tool["annotations"] = std::move(annotations);
-  return tool;
-}
-
 // The text an agent reads when a call did not produce a result.
 std::string failure_text(const std::string& tool, const exec::Outcome& out) {
   std::string text;
@@ -328,7 +309,13 @@ std::optional<size_t> parse_cursor(const json& params, size_t size) {
 }  // namespace
 
 void Server::Impl::build_tools() {
-  for (const auto& skill : executor.registry().all()) tools.push_back(tool_descriptor(*skill));
+  for (const auto& skill : executor.registry().all()) {
+    const std::string guide = "skill://" + skill->name + "/SKILL.md";
+    const bool has_guide = std::any_of(
+        catalog.resources().begin(), catalog.resources().end(),
+        [&](const detail::Resource& r) { return r.descriptor.value("uri", "") == guide; });
+    tools.push_back(tool_definition(*skill, has_guide).tool);
+  }
   for (const auto& fixture : catalog.fixture_tools()) tools.push_back(fixture.descriptor);
   const size_t page = std::max<size_t>(1, options.page_size);
   for (size_t offset = 0; offset < tools.size() || offset == 0; offset += page) {
@@ -347,7 +334,11 @@ void Server::Impl::build_tools() {
       {"logging", json::object()},
       {"completions", json::object()},
   };
-  initialize_capabilities = dump(capabilities);
+  json declared = capabilities;
+  if (!catalog.skill_entries().empty()) {
+    declared["extensions"] = {{std::string(detail::kSkillsExtension), json::object()}};
+  }
+  initialize_capabilities = dump(declared);
 }
 
 Server::Server(exec::Executor& executor, ServerOptions options)
@@ -666,6 +657,25 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const std::string&
   }
   if (method == "resources/read") {
     reply(read_resource(*s, id_text, params), true);
+    return;
+  }
+  if (method == "skills/list") {
+    reply(list_page(catalog.skill_entries(), "skills", params, id_text), true);
+    return;
+  }
+  if (method == "skills/get") {
+    const auto uri = params.find("uri");
+    const json* entry = uri != params.end() && uri->is_string()
+                            ? catalog.skill_entry(uri->get<std::string>())
+                            : nullptr;
+    if (entry == nullptr) {
+      reply(error_message(id_text, kInvalidParams,
+                          "Invalid params: skills/get needs \"uri\", the skill:// URI of a "
+                          "SKILL.md that skills/list returns"),
+            true);
+      return;
+    }
+    reply(result_message(id_text, dump(json{{"skill", *entry}})), true);
     return;
   }
   if (method == "resources/subscribe" || method == "resources/unsubscribe") {

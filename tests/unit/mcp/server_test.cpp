@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "mcp/detail/skill_package.hpp"
 #include "support.hpp"
 
 using namespace skillrt::testing;
@@ -470,6 +471,80 @@ TEST_CASE("resources: SKILL.md, templates, and report files written during the s
   }
   std::filesystem::remove_all(skills);
   std::filesystem::remove_all(out);
+}
+
+TEST_CASE("skills extension: skills/list and skills/get serve each SKILL.md and its files") {
+  TestHost host;
+  const auto skills = temp_dir("skills-ext");
+  std::filesystem::create_directories(skills / "echo" / "examples");
+  std::ofstream(skills / "echo" / "SKILL.md")
+      << "---\nname: echo\ndescription: Echoes text back; a test skill.\nmetadata:\n"
+         "  plugin: tests\n  keywords: [echo, repeat]\n  input_example: '{\"text\":\"hi\"}'\n"
+         "---\n\n# echo\n\nSay it again.\n";
+  std::ofstream(skills / "echo" / "examples" / "call.json") << "{\"text\": \"hi\"}\n";
+  mcp::ServerOptions options;
+  options.skills_dir = skills;
+  mcp::Server server(*host.executor, options);
+  Client client(server);
+  const json init = client.initialize();
+  CHECK(init["result"]["capabilities"]["extensions"]["io.modelcontextprotocol/skills"] ==
+        json::object());
+
+  const json list = client.request(req(1, "skills/list"));
+  REQUIRE(list["result"]["skills"].size() == 1);
+  const json entry = list["result"]["skills"][0];
+  CHECK(entry["uri"] == "skill://echo/SKILL.md");
+  CHECK(entry["frontmatter"]["name"] == "echo");
+  CHECK(entry["frontmatter"]["description"] == "Echoes text back; a test skill.");
+  REQUIRE(entry["resources"].size() == 2);
+  CHECK(entry["resources"][1]["uri"] == "skill://echo/examples/call.json");
+
+  // Every listed file reads back with the digest and size the entry gives.
+  int id = 100;
+  for (const auto& file : entry["resources"]) {
+    const json read = client.request(req(++id, "resources/read", {{"uri", file["uri"]}}));
+    const std::string text = read["result"]["contents"][0]["text"];
+    CHECK(file["size"] == text.size());
+    CHECK(file["digest"] == mcp::detail::sha256_digest(text));
+  }
+  // The served SKILL.md is the exported one, and its front matter is the entry's.
+  const json skill_md = client.request(req(3, "resources/read", {{"uri", entry["uri"]}}));
+  const std::string text = skill_md["result"]["contents"][0]["text"];
+  CHECK(text.find("## How to call this skill") != std::string::npos);
+  CHECK(text.find("Say it again.") != std::string::npos);
+  const auto parsed = mcp::detail::front_matter_json(text, "served");
+  REQUIRE(parsed.has_value());
+  CHECK(*parsed == entry["frontmatter"]);
+
+  const json got = client.request(req(4, "skills/get", {{"uri", "skill://echo/SKILL.md"}}));
+  CHECK(got["result"]["skill"] == entry);
+  CHECK_FALSE(got["result"].contains("nextCursor"));
+  const json unknown = client.request(req(5, "skills/get", {{"uri", "skill://nope/SKILL.md"}}));
+  CHECK(unknown["error"]["code"] == -32602);
+  const json no_uri = client.request(req(6, "skills/get"));
+  CHECK(no_uri["error"]["code"] == -32602);
+  // The SKILL.md resource is named and described from its front matter.
+  const json resources = client.request(req(7, "resources/list"));
+  CHECK(resources["result"]["resources"][0]["name"] == "echo");
+  CHECK(resources["result"]["resources"][0]["description"] == "Echoes text back; a test skill.");
+  std::filesystem::remove_all(skills);
+}
+
+TEST_CASE("skill packages: digests and front matter types") {
+  CHECK(mcp::detail::sha256_digest("abc") ==
+        "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const auto fm = mcp::detail::front_matter_json(
+      "---\nname: x\nn: 3\nf: 1.5\nb: true\nq: '3'\nz: ~\nlist: [a, 2]\n---\nbody\n", "t");
+  REQUIRE(fm.has_value());
+  CHECK((*fm)["n"] == 3);
+  CHECK((*fm)["f"] == 1.5);
+  CHECK((*fm)["b"] == true);
+  CHECK((*fm)["q"] == "3");
+  CHECK((*fm)["z"].is_null());
+  CHECK((*fm)["list"] == json::array({"a", 2}));
+  CHECK_FALSE(mcp::detail::front_matter_json("no front matter", "t").has_value());
+  CHECK_FALSE(mcp::detail::front_matter_json("---\n- a\n---\n", "t").has_value());
+  CHECK_FALSE(mcp::detail::front_matter_json("---\nname: [unclosed\n---\n", "t").has_value());
 }
 
 TEST_CASE("conformance fixtures are served from the fixtures file") {

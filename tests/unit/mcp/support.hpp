@@ -211,15 +211,17 @@ class Client {
     return {received_.begin(), received_.end()};
   }
 
-  void initialize(const std::string& version = "2025-11-25") {
-    request({{"jsonrpc", "2.0"},
-             {"id", "init"},
-             {"method", "initialize"},
-             {"params",
-              {{"protocolVersion", version},
-               {"capabilities", json::object()},
-               {"clientInfo", {{"name", "test"}, {"version", "1"}}}}}});
+  // The initialize response.
+  json initialize(const std::string& version = "2025-11-25") {
+    json answer = request({{"jsonrpc", "2.0"},
+                           {"id", "init"},
+                           {"method", "initialize"},
+                           {"params",
+                            {{"protocolVersion", version},
+                             {"capabilities", json::object()},
+                             {"clientInfo", {{"name", "test"}, {"version", "1"}}}}}});
     post(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+    return answer;
   }
 
   const std::shared_ptr<mcp::Session>& session() const { return session_; }

@@ -1,10 +1,14 @@
 #include "mcp/detail/catalog.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <set>
 #include <sstream>
+
+#include "mcp/detail/skill_package.hpp"
 
 namespace skillrt::mcp::detail {
 
@@ -156,16 +160,27 @@ Result<Catalog> Catalog::load(const Registry& registry, const fs::path& skills_d
   for (const auto& skill : registry.all()) {
     catalog.skill_names_.push_back(skill->name);
     if (skills_dir.empty()) continue;
-    const fs::path doc = skills_dir / skill->name / "SKILL.md";
-    if (fs::is_regular_file(doc, ec)) {
-      Resource res;
-      res.descriptor = {{"uri", "skill://" + skill->name + "/SKILL.md"},
-                        {"name", skill->name + "/SKILL.md"},
-                        {"title", "How to use the " + skill->name + " skill"},
-                        {"description", skill->description},
-                        {"mimeType", "text/markdown"}};
-      res.file = doc;
-      catalog.resources_.push_back(std::move(res));
+    const fs::path folder = skills_dir / skill->name;
+    if (fs::is_regular_file(folder / "SKILL.md", ec)) {
+      // A broken SKILL.md costs that skill its guide, not the server its other resources.
+      if (auto package = load_skill_package(folder)) {
+        catalog.skill_entries_.push_back(std::move(package->entry));
+        for (auto& res : package->resources) catalog.resources_.push_back(std::move(res));
+      } else {
+        // Served as the file it is, as before the Skills extension, but not as a skill entry.
+        spdlog::warn(
+            "mcp: the SKILL.md of skill '{}' is served as a plain file, not listed by "
+            "skills/list: {}",
+            skill->name, package.error().message);
+        Resource res;
+        res.descriptor = {{"uri", "skill://" + skill->name + "/SKILL.md"},
+                          {"name", skill->name + "/SKILL.md"},
+                          {"title", "How to use the " + skill->name + " skill"},
+                          {"description", skill->description},
+                          {"mimeType", "text/markdown"}};
+        res.file = folder / "SKILL.md";
+        catalog.resources_.push_back(std::move(res));
+      }
     }
     const fs::path prompt_dir = skills_dir / skill->name / "prompts";
     if (!fs::is_directory(prompt_dir, ec)) continue;
@@ -195,6 +210,13 @@ Result<Catalog> Catalog::load(const Registry& registry, const fs::path& skills_d
     if (!loaded) return std::unexpected(loaded.error());
   }
   return catalog;
+}
+
+const nlohmann::json* Catalog::skill_entry(std::string_view uri) const {
+  for (const auto& entry : skill_entries_) {
+    if (entry.value("uri", "") == uri) return &entry;
+  }
+  return nullptr;
 }
 
 const FixtureTool* Catalog::fixture_tool(std::string_view name) const {

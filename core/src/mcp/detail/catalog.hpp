@@ -50,6 +50,10 @@ class Catalog {
   const std::vector<ResourceTemplate>& templates() const { return templates_; }
   const std::vector<Prompt>& prompts() const { return prompts_; }
   const FixtureTool* fixture_tool(std::string_view name) const;
+  // The skills/list entries of the skills with a SKILL.md (SEP-2640), sorted by registry order.
+  const std::vector<nlohmann::json>& skill_entries() const { return skill_entries_; }
+  // The entry whose uri is `uri` (skill://<name>/SKILL.md), or null.
+  const nlohmann::json* skill_entry(std::string_view uri) const;
   const std::vector<FixtureTool>& fixture_tools() const { return fixture_tools_; }
 
   // The `contents` array of resources/read for a static or templated URI; nullopt when the URI
@@ -67,6 +71,7 @@ class Catalog {
   std::vector<Prompt> prompts_;
   std::vector<FixtureTool> fixture_tools_;
   std::vector<std::string> skill_names_;
+  std::vector<nlohmann::json> skill_entries_;
   // prompt name -> argument name -> candidate values (fixtures only).
   std::map<std::string, std::map<std::string, std::vector<std::string>>> completions_;
 };
