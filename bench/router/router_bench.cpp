@@ -1,16 +1,18 @@
 // Routing latency: rank() per request, p50 / p99 / max, with the real skill cards and with
 // 200 synthetic skills; plus the time to build a Router.
 //
-//   router_bench [--rounds N] [--skills N]
+//   router_bench [--rounds N] [--skills N] [--cards DIR]... [--data FILE]...
 //
-// Requests are the labelled ones in tests/data/routing_dev.jsonl (Chinese, English, mixed,
-// out of scope), each ranked once per round. Run by hand on a quiet machine; results go in
-// bench/router/RESULTS.md.
+// Requests are the labelled ones in tests/data/routing_dev.jsonl and
+// tests/data/routing_heldout.jsonl (Chinese, English, mixed, multi-intent, out of scope), each
+// ranked once per round; --data replaces them, --cards replaces skills/. Run by hand on a
+// quiet machine, side by side with the baseline binary; results go in bench/router/RESULTS.md.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -117,25 +119,43 @@ void run(const char* label, const std::vector<SkillCard>& cards,
 int main(int argc, char** argv) {
   int rounds = 20;
   size_t synthetic = 200;
+  std::vector<std::string> data;
+  std::vector<std::filesystem::path> card_dirs;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
       rounds = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--skills") == 0 && i + 1 < argc) {
       synthetic = static_cast<size_t>(std::atol(argv[++i]));
+    } else if (std::strcmp(argv[i], "--cards") == 0 && i + 1 < argc) {
+      card_dirs.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
+      data.emplace_back(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: %s [--rounds N] [--skills N]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--rounds N] [--skills N] [--cards DIR]... [--data FILE]...\n",
+                   argv[0]);
       return 2;
     }
   }
-  auto docs = skillrt::router::read_skills_dir(SKILLRT_SOURCE_DIR "/skills");
-  auto requests =
-      skillrt::router::load_labelled(SKILLRT_SOURCE_DIR "/tests/data/routing_dev.jsonl");
-  if (!requests || docs.docs.empty()) {
-    std::fprintf(stderr, "error: cannot read the skill cards or tests/data/routing_dev.jsonl\n");
+  if (data.empty()) {
+    data = {SKILLRT_SOURCE_DIR "/tests/data/routing_dev.jsonl",
+            SKILLRT_SOURCE_DIR "/tests/data/routing_heldout.jsonl"};
+  }
+  if (card_dirs.empty()) card_dirs = {SKILLRT_SOURCE_DIR "/skills"};
+  auto docs = skillrt::router::read_skills_dirs(card_dirs);
+  if (docs.docs.empty()) {
+    std::fprintf(stderr, "error: no SKILL.md under the --cards directories\n");
     return 1;
   }
   std::vector<std::string> texts;
-  for (const auto& r : *requests) texts.push_back(r.text);
+  for (const auto& file : data) {
+    auto requests = skillrt::router::load_labelled(file);
+    if (!requests) {
+      std::fprintf(stderr, "error: %s\n", requests.error().message.c_str());
+      return 1;
+    }
+    for (const auto& r : *requests) texts.push_back(r.text);
+  }
   auto real = skillrt::router::to_cards(docs.docs);
   run("real skill cards", real, texts, rounds);
   auto fake = synthetic_cards(real, synthetic);

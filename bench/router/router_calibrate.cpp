@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "router/detail/analyzer.hpp"
 #include "router/evaluation.hpp"
 #include "router/router.hpp"
 #include "router/skill_docs.hpp"
@@ -23,52 +24,57 @@ namespace {
 using skillrt::router::Calibration;
 using skillrt::router::Features;
 
+// The model's inputs: a constant for the bias, then the features as Calibration::apply
+// takes them.
+constexpr size_t kInputs = 6;
+
 struct Sample {
-  std::array<double, 5> x;  // 1, log1p(raw), coverage, margin, log1p(matched)
+  std::array<double, kInputs> x;  // 1, log1p(raw), coverage, margin, log1p(matched), known
   double y;
 };
 
-std::array<double, 5> to_x(const Features& f) {
-  return {1.0, std::log1p(f.raw), f.coverage, f.margin, std::log1p(f.matched)};
+std::array<double, kInputs> to_x(const Features& f) {
+  return {1.0, std::log1p(f.raw), f.coverage, f.margin, std::log1p(f.matched), f.known};
 }
 
-// Newton-Raphson for L2-regularised logistic regression; four parameters, so a dense
-// 5x5 solve per step is all it takes.
-std::array<double, 5> fit(const std::vector<Sample>& samples, double l2) {
-  std::array<double, 5> w{};
+// Newton-Raphson for L2-regularised logistic regression; with six parameters a dense solve
+// per step is all it takes.
+std::array<double, kInputs> fit(const std::vector<Sample>& samples, double l2) {
+  constexpr size_t n = kInputs;
+  std::array<double, n> w{};
   for (int iter = 0; iter < 100; ++iter) {
-    std::array<double, 5> grad{};
-    std::array<std::array<double, 6>, 5> h{};  // augmented [H | -grad]
+    std::array<double, n> grad{};
+    std::array<std::array<double, n + 1>, n> h{};  // augmented [H | -grad]
     for (const auto& s : samples) {
       double z = 0.0;
-      for (size_t i = 0; i < 5; ++i) z += w[i] * s.x[i];
+      for (size_t i = 0; i < n; ++i) z += w[i] * s.x[i];
       double p = 1.0 / (1.0 + std::exp(-z));
-      for (size_t i = 0; i < 5; ++i) {
+      for (size_t i = 0; i < n; ++i) {
         grad[i] += (p - s.y) * s.x[i];
-        for (size_t j = 0; j < 5; ++j) h[i][j] += p * (1.0 - p) * s.x[i] * s.x[j];
+        for (size_t j = 0; j < n; ++j) h[i][j] += p * (1.0 - p) * s.x[i] * s.x[j];
       }
     }
-    for (size_t i = 1; i < 5; ++i) {
+    for (size_t i = 1; i < n; ++i) {
       grad[i] += l2 * w[i];
       h[i][i] += l2;
     }
     h[0][0] += 1e-9;
-    for (size_t i = 0; i < 5; ++i) h[i][5] = -grad[i];
-    for (size_t col = 0; col < 5; ++col) {
+    for (size_t i = 0; i < n; ++i) h[i][n] = -grad[i];
+    for (size_t col = 0; col < n; ++col) {
       size_t pivot = col;
-      for (size_t r = col + 1; r < 5; ++r) {
+      for (size_t r = col + 1; r < n; ++r) {
         if (std::fabs(h[r][col]) > std::fabs(h[pivot][col])) pivot = r;
       }
       std::swap(h[col], h[pivot]);
-      for (size_t r = 0; r < 5; ++r) {
+      for (size_t r = 0; r < n; ++r) {
         if (r == col || h[col][col] == 0.0) continue;
         double f = h[r][col] / h[col][col];
-        for (size_t c = col; c < 6; ++c) h[r][c] -= f * h[col][c];
+        for (size_t c = col; c <= n; ++c) h[r][c] -= f * h[col][c];
       }
     }
     double step = 0.0;
-    for (size_t i = 0; i < 5; ++i) {
-      double d = h[i][i] == 0.0 ? 0.0 : h[i][5] / h[i][i];
+    for (size_t i = 0; i < n; ++i) {
+      double d = h[i][i] == 0.0 ? 0.0 : h[i][n] / h[i][i];
       w[i] += d;
       step += std::fabs(d);
     }
@@ -77,59 +83,75 @@ std::array<double, 5> fit(const std::vector<Sample>& samples, double l2) {
   return w;
 }
 
-// Share of in-scope dev requests whose best candidate by raw score is the label: ranking
-// quality before any threshold, which the weights decide and the calibration cannot change.
-double dev_ranking(const std::vector<skillrt::router::SkillCard>& cards,
-                   const std::vector<skillrt::router::LabelledRequest>& requests,
-                   const skillrt::router::Weights& w) {
-  skillrt::router::Router router(cards, 0.5, Calibration::fitted(), w);
-  size_t total = 0, right = 0;
+// One sample per dev request: is the top candidate (by raw score, which the calibration
+// does not change) the label? The model estimates P(top-1 is right), which decides none.
+// Requests nothing matched are none whatever the calibration says and give no sample.
+std::vector<Sample> dev_samples(const skillrt::router::Router& probe,
+                                const std::vector<skillrt::router::LabelledRequest>& requests) {
+  std::vector<Sample> samples;
   for (const auto& r : requests) {
-    if (r.split != "dev" || r.skill == skillrt::router::kNoneLabel) continue;
-    ++total;
-    auto scored = router.score(r.text);
-    right += !scored.empty() && router.cards()[scored.front().card].name == r.skill ? 1 : 0;
+    if (r.split != "dev") continue;
+    auto scored = probe.score(r.text);
+    if (scored.empty()) continue;
+    bool correct = probe.cards()[scored.front().card].name == r.skill;
+    samples.push_back(Sample{to_x(scored.front().features), correct ? 1.0 : 0.0});
   }
-  return total == 0 ? 0.0 : static_cast<double>(right) / static_cast<double>(total);
+  return samples;
 }
 
-// --grid: tries weightings on the dev split only and prints the best few.
+Calibration fit_calibration(const std::vector<Sample>& samples) {
+  auto w = fit(samples, 0.05);
+  return Calibration{w[0], w[1], w[2], w[3], w[4], w[5]};
+}
+
+// --grid: tries term weightings on the dev split only, each with its own refitted
+// calibration, and prints the best few by dev top-1 and none together.
 int grid_search(const std::vector<skillrt::router::SkillCard>& cards,
                 const std::vector<skillrt::router::LabelledRequest>& requests) {
-  skillrt::router::Weights base;
-  std::printf("defaults: dev ranking %.1f%%\n", 100.0 * dev_ranking(cards, requests, base));
   struct Row {
-    double score;
+    size_t right;
+    skillrt::router::EvalReport report;
     skillrt::router::Weights w;
   };
-  std::vector<Row> rows;
-  for (double name : {2.0, 3.0})
-    for (double kw : {1.5, 2.0, 3.0})
-      for (double desc : {0.5, 1.0})
-        for (double ex : {0.5, 1.0, 1.5})
-          for (double b : {0.25, 0.4, 0.6})
-            for (double con : {0.5, 0.7, 1.0})
-              for (double bi : {0.2, 0.3, 0.5}) {
-                skillrt::router::Weights w = base;
-                w.name = name;
-                w.keywords = kw;
-                w.description = desc;
-                w.examples = ex;
-                w.b = b;
-                w.concept_word = con;
-                w.cjk_bigram = bi;
-                rows.push_back({dev_ranking(cards, requests, w), w});
-              }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.score > b.score; });
-  for (size_t i = 0; i < rows.size() && i < 10; ++i) {
-    const auto& w = rows[i].w;
+  auto run = [&](const skillrt::router::Weights& w) {
+    skillrt::router::Router probe(cards, 0.5, Calibration::fitted(), w);
+    skillrt::router::Router fitted(cards, 0.5, fit_calibration(dev_samples(probe, requests)), w);
+    auto report = skillrt::router::evaluate(fitted, requests, {"dev"});
+    return Row{report.in_scope_correct + report.out_of_scope_correct, report, w};
+  };
+  auto print = [](const Row& row) {
+    const auto& w = row.w;
     std::printf(
-        "%.1f%%  name %.1f keywords %.1f description %.1f examples %.1f b %.2f "
-        "concept %.1f bigram %.1f\n",
-        100.0 * rows[i].score, w.name, w.keywords, w.description, w.examples, w.b, w.concept_word,
-        w.cjk_bigram);
-  }
+        "top-1 %5.1f%% none %5.1f%% ordered %zu/%zu | keywords %.1f examples %.1f action %.2f "
+        "object %.2f negated %.1f context %.1f\n",
+        100.0 * row.report.top1_accuracy(), 100.0 * row.report.none_accuracy(),
+        row.report.multi_intent_exact, row.report.multi_intent, w.keywords, w.examples, w.action,
+        w.object, w.negated, w.context);
+  };
+  std::printf("defaults: ");
+  print(run(skillrt::router::Weights{}));
+  // The same words as a bag, without reading the request's structure: what the roles buy.
+  skillrt::router::Weights bag;
+  bag.action = bag.object = bag.negated = bag.context = 1.0;
+  std::printf("without roles: ");
+  print(run(bag));
+  std::vector<Row> rows;
+  for (double action : {1.0, 1.5, 2.0})
+    for (double object : {1.0, 1.5, 2.0, 3.0})
+      for (double negated : {0.2, 0.5})
+        for (double context : {0.3, 0.6})
+          for (double ex : {1.0, 1.5}) {
+            skillrt::router::Weights w;
+            w.action = action;
+            w.object = object;
+            w.negated = negated;
+            w.context = context;
+            w.examples = ex;
+            rows.push_back(run(w));
+          }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row& a, const Row& b) { return a.right > b.right; });
+  for (size_t i = 0; i < rows.size() && i < 15; ++i) print(rows[i]);
   return 0;
 }
 
@@ -142,6 +164,7 @@ int main(int argc, char** argv) {
   bool show_heldout = false;
   bool grid = false;
   std::vector<std::string> queries;
+  std::string dump;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
       data = argv[++i];
@@ -149,6 +172,8 @@ int main(int argc, char** argv) {
       dirs.emplace_back(argv[++i]);
     } else if (std::strcmp(argv[i], "--query") == 0 && i + 1 < argc) {
       queries.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--dump") == 0 && i + 1 < argc) {
+      dump = argv[++i];
     } else if (std::strcmp(argv[i], "--grid") == 0) {
       grid = true;
     } else if (std::strcmp(argv[i], "--show-heldout") == 0) {
@@ -182,6 +207,37 @@ int main(int argc, char** argv) {
   // diagnosing one request.
   for (const auto& q : queries) {
     std::printf("query: %s\n", q.c_str());
+    // How the request was read: the words that took a role, and the parts it was split in.
+    namespace detail = skillrt::router::detail;
+    auto analysis = detail::analyze_units(q, detail::Lexicon::builtin());
+    auto structure = detail::structure_of(analysis);
+    static constexpr const char* kRoleNames[] = {"plain", "ACTION", "OBJECT", "negated", "context"};
+    std::printf("  read as %zu part(s):", structure.segments.size());
+    for (const auto& t : analysis.terms) {
+      if (t.kind == detail::TermKind::kConcept || t.kind == detail::TermKind::kCjkBigram) continue;
+      auto role = detail::role_of(t, structure);
+      if (role == detail::Role::kPlain) continue;
+      std::printf(" %s:%s", t.surface.c_str(), kRoleNames[static_cast<int>(role)]);
+    }
+    std::printf("\n");
+    if (structure.segments.size() > 1) {
+      for (auto [begin, end] : structure.segments) {
+        std::printf("  part [%u, %u):", begin, end);
+        for (const auto& t : analysis.terms) {
+          if (t.unit_begin >= begin && t.unit_end <= end && t.kind != detail::TermKind::kConcept &&
+              t.kind != detail::TermKind::kCjkBigram) {
+            std::printf(" %s", t.surface.c_str());
+          }
+        }
+        std::printf("\n");
+      }
+    }
+    std::printf("  answer:");
+    for (const auto& c : probe.rank(q, 5)) {
+      std::string task = c.task > 0 ? ", task " + std::to_string(c.task) : "";
+      std::printf(" %s(%.2f%s)", c.skill.c_str(), c.score, task.c_str());
+    }
+    std::printf("\n");
     auto scored = probe.score(q);
     auto ranked = probe.rank_all(q, 3);
     for (size_t k = 0; k < ranked.size() && k < scored.size(); ++k) {
@@ -194,24 +250,36 @@ int main(int argc, char** argv) {
   }
   if (!queries.empty()) return 0;
 
-  // One sample per request: is the top candidate (by raw score, which the calibration does
-  // not change) the label? The model estimates P(top-1 is right), which decides none.
-  std::vector<Sample> samples;
-  size_t requests_used = 0;
-  for (const auto& r : *requests) {
-    if (r.split != "dev") continue;
-    ++requests_used;
-    auto scored = probe.score(r.text);
-    if (scored.empty()) continue;  // nothing matched: none whatever the calibration says
-    bool correct = probe.cards()[scored.front().card].name == r.skill;
-    samples.push_back(Sample{to_x(scored.front().features), correct ? 1.0 : 0.0});
+  // --dump FILE: the features of the best three candidates of every request, for trying
+  // calibration models outside this tool.
+  if (!dump.empty()) {
+    std::FILE* f = std::fopen(dump.c_str(), "w");
+    if (f == nullptr) {
+      std::fprintf(stderr, "error: cannot write %s\n", dump.c_str());
+      return 1;
+    }
+    std::fprintf(f, "id\tsplit\tkind\tlabel\trank\tskill\traw\tcoverage\tmargin\tmatched\tknown\n");
+    for (const auto& r : *requests) {
+      auto scored = probe.score(r.text);
+      for (size_t k = 0; k < scored.size() && k < 3; ++k) {
+        const auto& ft = scored[k].features;
+        std::fprintf(f, "%d\t%s\t%s\t%s\t%zu\t%s\t%.5f\t%.5f\t%.5f\t%.5f\t%.5f\n", r.id,
+                     r.split.c_str(), r.kind.c_str(), r.skill.c_str(), k,
+                     probe.cards()[scored[k].card].name.c_str(), ft.raw, ft.coverage, ft.margin,
+                     ft.matched, ft.known);
+      }
+    }
+    std::fclose(f);
+    return 0;
   }
-  auto w = fit(samples, 0.05);
-  Calibration c{w[0], w[1], w[2], w[3], w[4]};
+
+  auto samples = dev_samples(probe, *requests);
+  Calibration c = fit_calibration(samples);
   std::printf(
-      "fitted on %zu matched of %zu dev requests:\n  c.bias = %.4f;\n  c.w_raw = %.4f;\n"
-      "  c.w_coverage = %.4f;\n  c.w_margin = %.4f;\n  c.w_matched = %.4f;\n",
-      samples.size(), requests_used, c.bias, c.w_raw, c.w_coverage, c.w_margin, c.w_matched);
+      "fitted on %zu matched dev requests:\n  c.bias = %.4f;\n  c.w_raw = %.4f;\n"
+      "  c.w_coverage = %.4f;\n  c.w_margin = %.4f;\n  c.w_matched = %.4f;\n"
+      "  c.w_known = %.4f;\n",
+      samples.size(), c.bias, c.w_raw, c.w_coverage, c.w_margin, c.w_matched, c.w_known);
 
   skillrt::router::Router fitted(cards, threshold, c);
   // Reliability: within each confidence bin, how often the top-1 was right.

@@ -1,4 +1,6 @@
-# Writes lexicon_data.cpp from data/lexicon.tsv at build time, so editing the lexicon needs
-# no reconfigure. Called with -DIN=<tsv> -DTEMPLATE=<lexicon_data.cpp.in> -DOUT=<cpp>.
-file(READ ${IN} SKILLRT_LEXICON_TSV)
+# Writes a .cpp defining `SYMBOL` as the text of a data file at build time, so editing the
+# lexicon or the grammar needs no reconfigure. Called with -DIN=<tsv> -DSYMBOL=<name>
+# -DTEMPLATE=<lexicon_data.cpp.in> -DOUT=<cpp>.
+file(READ ${IN} SKILLRT_EMBED_TEXT)
+set(SKILLRT_EMBED_SYMBOL ${SYMBOL})
 configure_file(${TEMPLATE} ${OUT} @ONLY)

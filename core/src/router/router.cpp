@@ -12,6 +12,7 @@ namespace skillrt::router {
 
 namespace {
 
+using detail::Role;
 using detail::Term;
 using detail::TermKind;
 
@@ -29,6 +30,22 @@ double query_weight(const Weights& w, TermKind kind) {
   return 0.0;
 }
 
+double role_weight(const Weights& w, Role role) {
+  switch (role) {
+    case Role::kPlain:
+      return 1.0;
+    case Role::kAction:
+      return w.action;
+    case Role::kObject:
+      return w.object;
+    case Role::kNegated:
+      return w.negated;
+    case Role::kContext:
+      return w.context;
+  }
+  return 1.0;
+}
+
 struct Posting {
   uint32_t skill;
   float weight;  // idf * saturated tf
@@ -42,15 +59,12 @@ struct QueryTerm {
   std::vector<std::pair<uint32_t, uint32_t>> spans;  // content units it stands on
 };
 
-struct Query {
-  std::vector<QueryTerm> terms;
-  std::vector<detail::Unit> units;
-  double content = 0.0;  // total unit weight
-};
-
 // How many of the best candidates get the (costlier) coverage feature; the rest are too
 // far behind to pass the threshold anyway.
 constexpr size_t kCoverageCandidates = 16;
+
+// Margin is (raw - best other raw) / (raw + kMarginShrink), see Features::margin.
+constexpr double kMarginShrink = 1.0;
 
 // What a matched term looks like in explanations: the word as the request wrote it (lower
 // case, not stemmed), and for a lexicon concept the word it came from.
@@ -64,6 +78,13 @@ std::string display_of(const Term& t) {
 }
 
 }  // namespace
+
+struct Router::Query {
+  std::vector<QueryTerm> terms;
+  std::vector<detail::Unit> units;  // weighted by role
+  double content = 0.0;             // total unit weight
+  double known = 0.0;               // unit weight that some card's terms stand on
+};
 
 struct Router::Index {
   std::vector<SkillCard> cards;
@@ -139,19 +160,27 @@ struct Router::Index {
     }
   }
 
-  Query query(std::string_view text) const {
-    detail::Analysis analysis = detail::analyze_units(text, detail::Lexicon::builtin());
+  // The request's terms and units in the unit range [begin, end), weighted by kind and role;
+  // units are renumbered from begin.
+  Query query(const detail::Analysis& analysis, const detail::Structure& structure, uint32_t begin,
+              uint32_t end) const {
     Query out;
-    out.units = std::move(analysis.units);
-    for (const auto& u : out.units) out.content += u.weight;
+    out.units.reserve(end - begin);
+    for (uint32_t u = begin; u < end; ++u) {
+      double w = analysis.units[u].weight * role_weight(weights, structure.roles[u]);
+      out.units.push_back(detail::Unit{w, analysis.units[u].not_head});
+      out.content += w;
+    }
     out.terms.reserve(analysis.terms.size());
     std::unordered_map<std::string_view, size_t> seen;
     for (const Term& t : analysis.terms) {
-      double w = query_weight(weights, t.kind);
+      if (t.unit_begin < begin || t.unit_begin >= end || t.unit_end > end) continue;
+      double w = query_weight(weights, t.kind) * role_weight(weights, role_of(t, structure));
+      std::pair<uint32_t, uint32_t> span{t.unit_begin - begin, t.unit_end - begin};
       auto [it, inserted] = seen.try_emplace(t.text, out.terms.size());
       if (!inserted) {
         QueryTerm& same = out.terms[it->second];
-        same.spans.emplace_back(t.unit_begin, t.unit_end);
+        same.spans.push_back(span);
         // The strongest reading of a term wins: "算子" as a lexicon word beats its bigram.
         if (w > same.weight) {
           same.weight = w;
@@ -159,10 +188,16 @@ struct Router::Index {
         }
         continue;
       }
-      QueryTerm q{t.text, display_of(t), w, -1, {{t.unit_begin, t.unit_end}}};
+      QueryTerm q{t.text, display_of(t), w, -1, {span}};
       if (auto found = term_ids.find(q.text); found != term_ids.end()) q.id = found->second;
       out.terms.push_back(std::move(q));
     }
+    std::vector<char> known(out.units.size(), 0);
+    for (const QueryTerm& q : out.terms) {
+      if (q.id < 0) continue;
+      for (auto [b, e] : q.spans) std::fill(known.begin() + b, known.begin() + e, 1);
+    }
+    for (size_t u = 0; u < known.size(); ++u) out.known += known[u] ? out.units[u].weight : 0.0;
     return out;
   }
 
@@ -178,7 +213,7 @@ struct Router::Index {
 
 double Calibration::apply(const Features& f) const {
   double z = bias + w_raw * std::log1p(f.raw) + w_coverage * f.coverage + w_margin * f.margin +
-             w_matched * std::log1p(f.matched);
+             w_matched * std::log1p(f.matched) + w_known * f.known;
   return 1.0 / (1.0 + std::exp(-z));
 }
 
@@ -198,8 +233,13 @@ Router& Router::operator=(Router&&) noexcept = default;
 const std::vector<SkillCard>& Router::cards() const { return index_->cards; }
 
 std::vector<ScoredSkill> Router::score(std::string_view text) const {
+  auto analysis = detail::analyze_units(text, detail::Lexicon::builtin());
+  auto structure = detail::structure_of(analysis);
+  return score(index_->query(analysis, structure, 0, static_cast<uint32_t>(analysis.units.size())));
+}
+
+std::vector<ScoredSkill> Router::score(const Query& query) const {
   const Index& ix = *index_;
-  Query query = ix.query(text);
   size_t n = ix.cards.size();
   std::vector<double> raw(n, 0.0);
   for (const QueryTerm& q : query.terms) {
@@ -235,6 +275,7 @@ std::vector<ScoredSkill> Router::score(std::string_view text) const {
     out[i].features.coverage = std::min(1.0, hit / query.content);
     out[i].features.matched = hit;
   }
+  double known = query.content > 0.0 ? std::min(1.0, query.known / query.content) : 0.0;
   for (size_t i = 0; i < out.size(); ++i) {
     double best_other = 0.0;
     if (i == 0) {
@@ -242,38 +283,81 @@ std::vector<ScoredSkill> Router::score(std::string_view text) const {
     } else {
       best_other = out[0].features.raw;
     }
+    // Shrunk for small scores: one stray word matching one skill is no clear lead.
     double r = out[i].features.raw;
-    out[i].features.margin = std::clamp((r - best_other) / r, -1.0, 1.0);
+    out[i].features.margin = std::clamp((r - best_other) / (r + kMarginShrink), -1.0, 1.0);
+    out[i].features.known = known;
     out[i].score = calibration_.apply(out[i].features);
   }
   return out;
 }
 
+namespace {
+
+// Explanations: the request terms that found a skill, by how much they added. `find` gives
+// the skill's posting of a term, or null.
+template <class Find>
+std::vector<std::string> matched_terms(const std::vector<QueryTerm>& terms, Find find) {
+  std::vector<std::pair<double, std::string>> hits;
+  for (const QueryTerm& q : terms) {
+    const Posting* p = find(q);
+    if (p != nullptr) hits.emplace_back(q.weight * p->weight, q.display);
+  }
+  std::stable_sort(hits.begin(), hits.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<std::string> out;
+  for (auto& [_, display] : hits) {
+    if (std::find(out.begin(), out.end(), display) != out.end()) continue;
+    out.push_back(std::move(display));
+    if (out.size() == 8) break;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<Candidate> Router::ranked(std::string_view text, size_t top_k,
                                       bool apply_threshold) const {
   const Index& ix = *index_;
-  std::vector<ScoredSkill> scored = score(text);
   std::vector<Candidate> out;
-  if (scored.empty() || top_k == 0) return out;
-  Query query = ix.query(text);
-  for (const ScoredSkill& s : scored) {
+  if (top_k == 0) return out;
+  auto analysis = detail::analyze_units(text, detail::Lexicon::builtin());
+  auto structure = detail::structure_of(analysis);
+  auto candidate = [&](const Query& query, const ScoredSkill& s, size_t task) {
+    auto find = [&](const QueryTerm& q) { return ix.find_posting(q, s.card); };
+    return Candidate{ix.cards[s.card].name, s.score, matched_terms(query.terms, find), task};
+  };
+
+  // Several tasks one after another: each part routed on its own; when at least two parts
+  // confidently name different skills, those are the answer, in the request's order.
+  if (structure.segments.size() > 1) {
+    std::vector<Candidate> tasks;
+    for (auto [begin, end] : structure.segments) {
+      Query part = ix.query(analysis, structure, begin, end);
+      auto scored = score(part);
+      if (scored.empty() || scored.front().score < threshold_) continue;
+      const std::string& skill = ix.cards[scored.front().card].name;
+      bool seen = std::any_of(tasks.begin(), tasks.end(),
+                              [&](const Candidate& c) { return c.skill == skill; });
+      if (!seen) tasks.push_back(candidate(part, scored.front(), tasks.size() + 1));
+    }
+    if (tasks.size() > 1) {
+      if (tasks.size() > top_k) tasks.resize(top_k);
+      out = std::move(tasks);
+      // The answer is complete; rank_all goes on with the nearest others after it.
+      if (apply_threshold) return out;
+    }
+  }
+
+  Query whole = ix.query(analysis, structure, 0, static_cast<uint32_t>(analysis.units.size()));
+  for (const ScoredSkill& s : score(whole)) {
     if (out.size() >= top_k) break;
     if (apply_threshold && s.score < threshold_) continue;
-    // Explanations: the request terms that found this skill, by how much they added.
-    std::vector<std::pair<double, std::string>> hits;
-    for (const QueryTerm& q : query.terms) {
-      const Posting* p = ix.find_posting(q, s.card);
-      if (p != nullptr) hits.emplace_back(q.weight * p->weight, q.display);
+    const std::string& skill = ix.cards[s.card].name;
+    if (std::any_of(out.begin(), out.end(), [&](const Candidate& c) { return c.skill == skill; })) {
+      continue;
     }
-    std::stable_sort(hits.begin(), hits.end(),
-                     [](const auto& a, const auto& b) { return a.first > b.first; });
-    Candidate c{ix.cards[s.card].name, s.score, {}};
-    for (auto& [_, display] : hits) {
-      if (std::find(c.matched.begin(), c.matched.end(), display) != c.matched.end()) continue;
-      c.matched.push_back(std::move(display));
-      if (c.matched.size() == 8) break;
-    }
-    out.push_back(std::move(c));
+    out.push_back(candidate(whole, s, 0));
   }
   return out;
 }

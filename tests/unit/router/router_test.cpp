@@ -158,3 +158,97 @@ TEST_CASE("rank is safe and deterministic across threads", "[router]") {
   for (auto& t : threads) t.join();
   CHECK(mismatches == std::vector<int>(4, 0));
 }
+
+namespace {
+
+using skillrt::router::Weights;
+
+// Three skills whose words overlap the way real ones do: a doc review mentions precision, a
+// precision comparison mentions docs.
+std::vector<SkillCard> task_cards() {
+  return {
+      {"doc-checker",
+       "Reviews documentation pages and tutorials for broken links and outdated steps.",
+       {"review docs", "documentation", "tutorial", "broken link", "文档审查", "教程"},
+       {"review the tutorial pages", "审一下这篇文档"}},
+      {"precision-compare",
+       "Compares NPU and CPU outputs and finds the cause of precision errors.",
+       {"precision", "accuracy", "compare outputs", "tuning", "精度", "对比", "调优", "误差",
+        "精度调优"},
+       {"compare the precision of these outputs", "精度对比一下，误差多大", "精度调优",
+        "这篇精度调优怎么做"}},
+      {"test-writer",
+       "Writes unit tests for an operator.",
+       {"unit test", "test case", "单元测试"},
+       {"write unit tests for my op", "生成单元测试"}},
+  };
+}
+
+// Every role weighs 1: the bag of words the router was before it read the request.
+Weights without_roles() {
+  Weights w;
+  w.action = w.object = w.negated = w.context = 1.0;
+  return w;
+}
+
+std::vector<std::string> skills_of(const std::vector<Candidate>& candidates) {
+  std::vector<std::string> out;
+  for (const auto& c : candidates) out.push_back(c.skill);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the task a request asks for outranks the vocabulary it mentions", "[router]") {
+  using skillrt::router::Calibration;
+  Router reading(task_cards(), 0.0);
+  Router bag(task_cards(), 0.0, Calibration::fitted(), without_roles());
+  auto best = [](const Router& r, std::string_view text) {
+    auto ranked = r.rank_all(text, 1);
+    return ranked.empty() ? std::string() : ranked[0].skill;
+  };
+  // Read as a bag of words, the precision vocabulary wins; read as a task, the review does.
+  const std::string review = "review this doc about precision tuning and accuracy";
+  CHECK(best(bag, review) == "precision-compare");
+  CHECK(best(reading, review) == "doc-checker");
+  // A declined task does not decide the route either.
+  const std::string declined = "不用对比精度，审一下这篇教程";
+  CHECK(best(bag, declined) == "precision-compare");
+  CHECK(best(reading, declined) == "doc-checker");
+  // The same words asked the other way round go to the other skill.
+  CHECK(best(reading, "对比一下这篇文档里的精度误差") == "precision-compare");
+  CHECK(best(reading, "帮我审一下精度调优文档") == "doc-checker");
+}
+
+TEST_CASE("a request with several tasks gets one skill per task, in its order", "[router]") {
+  Router router(task_cards(), 0.0);
+  auto forward = router.rank("write unit tests for my op, then review the tutorial pages");
+  CHECK(skills_of(forward) == std::vector<std::string>{"test-writer", "doc-checker"});
+  REQUIRE(forward.size() == 2);
+  CHECK(forward[0].task == 1);
+  CHECK(forward[1].task == 2);
+  CHECK_FALSE(forward[1].matched.empty());
+  auto backward = router.rank("先审一下这篇教程，然后生成单元测试");
+  CHECK(skills_of(backward) == std::vector<std::string>{"doc-checker", "test-writer"});
+  // top_k cuts the list; rank_all adds the nearest others after the tasks.
+  CHECK(skills_of(router.rank("write unit tests for my op, then review the tutorial pages", 1)) ==
+        std::vector<std::string>{"test-writer"});
+  auto all = router.rank_all("write unit tests for my op, then review the tutorial pages", 3);
+  REQUIRE(all.size() >= 2);
+  CHECK(skills_of(all)[0] == "test-writer");
+  CHECK(skills_of(all)[1] == "doc-checker");
+}
+
+TEST_CASE("a single task is not split, and its candidates carry no task number", "[router]") {
+  Router router(task_cards(), 0.0);
+  // Both parts name the same skill's work: one task.
+  auto same = router.rank("write unit tests for my op, then also generate a test case");
+  REQUIRE_FALSE(same.empty());
+  CHECK(same[0].skill == "test-writer");
+  CHECK(same[0].task == 0);
+  // A part that is only a verb is no task of its own.
+  auto verb = router.rank("compare the precision of these outputs and fix");
+  REQUIRE_FALSE(verb.empty());
+  CHECK(verb[0].skill == "precision-compare");
+  CHECK(verb[0].task == 0);
+}
