@@ -32,7 +32,18 @@ using namespace detail;
 
 namespace {
 
+// Revisions with the initialize handshake and a session.
 constexpr std::array<std::string_view, 3> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+// The stateless revision: no handshake; each request carries its revision and the client's
+// capabilities in _meta.
+constexpr std::string_view kStatelessVersion = "2026-07-28";
+constexpr std::string_view kMetaVersion = "io.modelcontextprotocol/protocolVersion";
+constexpr std::string_view kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
+constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
+constexpr std::string_view kMetaPrefix = "io.modelcontextprotocol/";
+constexpr int kHeaderMismatch = -32020;
+constexpr int kMissingClientCapability = -32021;
+constexpr int kUnsupportedVersion = -32022;
 // The revision that still had JSON-RPC batches.
 constexpr std::string_view kBatchVersion = "2025-03-26";
 constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notice", "warning",
@@ -119,7 +130,12 @@ class Session {
 };
 
 bool is_supported_protocol_version(std::string_view version) {
-  return std::find(kVersions.begin(), kVersions.end(), version) != kVersions.end();
+  return version == kStatelessVersion ||
+         std::find(kVersions.begin(), kVersions.end(), version) != kVersions.end();
+}
+
+bool is_stateless_protocol_version(std::string_view version) {
+  return version == kStatelessVersion;
 }
 
 // Forwards host log records (plugins log through spdlog) to the sessions as
@@ -190,6 +206,19 @@ struct Server::Impl {
                     const json& params);
 
   std::string initialize(Session& s, const std::string& id_text, const json& params);
+  // 2026-07-28: true when the request is stateless (it carries io.modelcontextprotocol/ keys in
+  // _meta, or is server/discover), answered or passed on to serve() with its results marked.
+  bool stateless_request(const std::shared_ptr<Session>& s, const std::string& id_text,
+                         const std::string& method, const json& params, const Reply& reply,
+                         const Release& release);
+  // The methods every revision shares, after the lifecycle checks.
+  void serve(const std::shared_ptr<Session>& s, const std::string& id_text,
+             const std::string& method, const json& params, const Reply& reply,
+             const Release& release);
+  std::string discover_body;  // the server/discover result, built once
+  // Why the HTTP headers of a stateless request disagree with its body, or nullopt.
+  std::optional<std::string> header_mismatch(const std::string& method, const json& params,
+                                             const json& meta, const HttpHeaders& headers) const;
   void call_tool(const std::shared_ptr<Session>& s, const std::string& id_text, const json& params,
                  const Reply& reply, const Release& release);
   void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
@@ -339,6 +368,28 @@ void Server::Impl::build_tools() {
     declared["extensions"] = {{std::string(detail::kSkillsExtension), json::object()}};
   }
   initialize_capabilities = dump(declared);
+  // 2026-07-28 has no subscriptions here (resources/subscribe and logging/setLevel are gone, and
+  // subscriptions/listen is not served), so discovery declares no listChanged or subscribe.
+  json discovered = {{"tools", json::object()},
+                     {"resources", json::object()},
+                     {"prompts", json::object()},
+                     {"completions", json::object()}};
+  if (declared.contains("extensions")) discovered["extensions"] = declared["extensions"];
+  json versions = json::array({kStatelessVersion});
+  for (const auto v : kVersions) versions.push_back(v);
+  const json server_info = {
+      {"name", options.name},
+      {"title", "skillrt"},
+      {"version", options.version.empty() ? SKILLRT_VERSION : options.version}};
+  discover_body = dump(json{{"supportedVersions", versions},
+                            {"capabilities", discovered},
+                            {"serverInfo", server_info},
+                            {"instructions", options.instructions.empty() ? default_instructions()
+                                                                          : options.instructions},
+                            {"_meta", {{"io.modelcontextprotocol/serverInfo", server_info}}},
+                            {"resultType", "complete"},
+                            {"ttlMs", 0},
+                            {"cacheScope", "private"}});
 }
 
 Server::Server(exec::Executor& executor, ServerOptions options)
@@ -419,6 +470,37 @@ void Server::broadcast_log(std::string_view level, std::string_view logger, std:
     }
     if (s->notify) s->notify(message);
   }
+}
+
+void Server::handle_http(const std::shared_ptr<Session>& session, std::string_view text,
+                         const HttpHeaders& headers, Reply reply, const Release& release) {
+  // Only a stateless request reads the headers; others take the usual path unchanged, without
+  // a second parse.
+  const bool maybe_stateless = is_stateless_protocol_version(headers.protocol_version) ||
+                               text.find(kMetaVersion) != std::string_view::npos ||
+                               text.find("server/discover") != std::string_view::npos;
+  if (!maybe_stateless) {
+    handle(session, text, std::move(reply), release);
+    return;
+  }
+  const json msg = json::parse(text, nullptr, false);
+  if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) {
+    const std::string& method = msg["method"].get_ref<const std::string&>();
+    const json params = msg.value("params", json::object());
+    const json meta = params.is_object() ? params.value("_meta", json()) : json();
+    const bool stateless = method == "server/discover" ||
+                           (meta.is_object() && meta.contains(kMetaVersion)) ||
+                           is_stateless_protocol_version(headers.protocol_version);
+    if (stateless) {
+      const std::string id_text =
+          msg.contains("id") && is_valid_id(msg["id"]) ? dump(msg["id"]) : "null";
+      if (auto problem = impl_->header_mismatch(method, params, meta, headers)) {
+        reply(error_message(id_text, kHeaderMismatch, *problem), true);
+        return;
+      }
+    }
+  }
+  handle(session, text, std::move(reply), release);
 }
 
 void Server::handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
@@ -597,6 +679,7 @@ void Server::Impl::notification(const std::shared_ptr<Session>& s, const std::st
 void Server::Impl::request(const std::shared_ptr<Session>& s, const std::string& id_text,
                            const std::string& method, const json& params, const Reply& reply,
                            const Release& release) {
+  if (stateless_request(s, id_text, method, params, reply, release)) return;
   if (method == "initialize") {
     reply(initialize(*s, id_text, params), true);
     return;
@@ -615,6 +698,12 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const std::string&
       return;
     }
   }
+  serve(s, id_text, method, params, reply, release);
+}
+
+void Server::Impl::serve(const std::shared_ptr<Session>& s, const std::string& id_text,
+                         const std::string& method, const json& params, const Reply& reply,
+                         const Release& release) {
   if (method == "tools/call") {
     call_tool(s, id_text, params, reply, release);
     return;
@@ -770,6 +859,180 @@ void Server::Impl::request(const std::shared_ptr<Session>& s, const std::string&
         true);
 }
 
+namespace {
+
+// The methods of the stateful revisions that 2026-07-28 removed.
+bool removed_in_stateless(std::string_view method) {
+  return method == "initialize" || method == "ping" || method == "logging/setLevel" ||
+         method == "resources/subscribe" || method == "resources/unsubscribe";
+}
+
+// Results of the list and read methods may be cached by the client; the server says for how long.
+bool cacheable(std::string_view method) {
+  return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
+         method == "resources/list" || method == "resources/templates/list" ||
+         method == "resources/read" || method == "skills/list" || method == "skills/get";
+}
+
+// Marks a final answer as 2026-07-28 wants it: resultType, and the cache fields where they apply.
+std::string mark_result(std::string message, std::string_view method) {
+  // SEP-2164: an unknown resource is Invalid params from 2026-07-28 on (-32002 before).
+  if (message.find(R"("code":-32002)") != std::string::npos) {
+    json parsed = json::parse(message, nullptr, false);
+    if (!parsed.is_discarded() && parsed.contains("error") &&
+        parsed["error"].value("code", 0) == kResourceNotFound) {
+      parsed["error"]["code"] = kInvalidParams;
+      return dump(parsed);
+    }
+  }
+  if (message.empty() || message.find(R"("result":)") == std::string::npos) return message;
+  json parsed = json::parse(message, nullptr, false);
+  if (parsed.is_discarded() || !parsed.contains("result") || !parsed["result"].is_object()) {
+    return message;
+  }
+  json& result = parsed["result"];
+  if (!result.contains("resultType")) result["resultType"] = "complete";
+  if (cacheable(method)) {
+    if (!result.contains("ttlMs")) result["ttlMs"] = 0;
+    if (!result.contains("cacheScope")) result["cacheScope"] = "private";
+  }
+  return dump(parsed);
+}
+
+}  // namespace
+
+std::optional<std::string> Server::Impl::header_mismatch(const std::string& method,
+                                                         const json& params, const json& meta,
+                                                         const HttpHeaders& headers) const {
+  const std::string body_version =
+      meta.is_object() && meta.contains(kMetaVersion) && meta[kMetaVersion].is_string()
+          ? meta[kMetaVersion].get<std::string>()
+          : std::string();
+  if (headers.protocol_version.empty()) {
+    return "Header mismatch: a request without a session must send MCP-Protocol-Version: " +
+           (body_version.empty() ? std::string(kStatelessVersion) : body_version) +
+           ", the revision in its _meta";
+  }
+  if (!body_version.empty() && headers.protocol_version != body_version) {
+    return "Header mismatch: MCP-Protocol-Version is '" + headers.protocol_version +
+           "' but _meta says '" + body_version + "'; send the same revision in both";
+  }
+  if (!headers.method.empty() && headers.method != method) {
+    return "Header mismatch: Mcp-Method is '" + headers.method + "' but the body's method is '" +
+           method + "'";
+  }
+  if (!headers.name.empty()) {
+    const char* key = method == "resources/read" ? "uri" : "name";
+    const std::string body_name =
+        params.is_object() && params.contains(key) && params[key].is_string()
+            ? params[key].get<std::string>()
+            : std::string();
+    if (headers.name != body_name) {
+      return "Header mismatch: Mcp-Name is '" + headers.name + "' but the body's params." + key +
+             " is '" + body_name + "'";
+    }
+  }
+  return std::nullopt;
+}
+
+bool Server::Impl::stateless_request(const std::shared_ptr<Session>& s, const std::string& id_text,
+                                     const std::string& method, const json& params,
+                                     const Reply& reply, const Release& release) {
+  const auto meta_it = params.find("_meta");
+  const json* meta = meta_it != params.end() && meta_it->is_object() ? &*meta_it : nullptr;
+  bool marked = false;
+  if (meta != nullptr) {
+    for (const auto& [key, value] : meta->items()) marked |= key.starts_with(kMetaPrefix);
+  }
+  if (!marked && method != "server/discover") return false;
+
+  const auto version = meta == nullptr ? json::const_iterator() : meta->find(kMetaVersion);
+  if (meta == nullptr || version == meta->end() || !version->is_string()) {
+    reply(error_message(id_text, kInvalidParams,
+                        std::string("Invalid params: a request without initialize must carry "
+                                    "params._meta[\"") +
+                            std::string(kMetaVersion) + "\"] (for example \"" +
+                            std::string(kStatelessVersion) +
+                            "\"); older clients send initialize first"),
+          true);
+    return true;
+  }
+  const auto capabilities = meta->find(kMetaCapabilities);
+  if (capabilities == meta->end() || !capabilities->is_object()) {
+    reply(error_message(id_text, kInvalidParams,
+                        std::string("Invalid params: params._meta[\"") +
+                            std::string(kMetaCapabilities) +
+                            "\"] must be an object with the client's capabilities ({} for none)"),
+          true);
+    return true;
+  }
+  const std::string requested = version->get<std::string>();
+  if (requested != kStatelessVersion) {
+    json error = {
+        {"code", kUnsupportedVersion},
+        {"message", "Unsupported protocol version '" + requested +
+                        "' for a request without initialize; this server speaks " +
+                        std::string(kStatelessVersion) +
+                        " that way, and 2025-11-25, 2025-06-18 and 2025-03-26 after "
+                        "initialize"},
+        {"data", {{"supported", json::array({kStatelessVersion})}, {"requested", requested}}}};
+    reply(R"({"jsonrpc":"2.0","id":)" + id_text + R"(,"error":)" + dump(error) + "}", true);
+    return true;
+  }
+  if (method == "server/discover") {
+    reply(result_message(id_text, discover_body), true);
+    return true;
+  }
+  if (removed_in_stateless(method)) {
+    reply(error_message(id_text, kMethodNotFound,
+                        "Method not found: '" + method + "' is not part of MCP " +
+                            std::string(kStatelessVersion) +
+                            "; clients of 2025-11-25 and older send it after initialize, without "
+                            "io.modelcontextprotocol/ keys in _meta"),
+          true);
+    return true;
+  }
+  if (method == "tools/call" && params.contains("name") && params["name"].is_string()) {
+    // What a tool needs from the client is checked against what this request declares: there
+    // is no session that could have declared it earlier.
+    if (const FixtureTool* tool = catalog.fixture_tool(params["name"].get<std::string>())) {
+      json missing = json::object();
+      for (const auto& [capability, value] : tool->required_capabilities.items()) {
+        if (!capabilities->contains(capability)) missing[capability] = value;
+      }
+      if (!missing.empty()) {
+        json error = {
+            {"code", kMissingClientCapability},
+            {"message", "Missing required client capability: tool '" +
+                            params["name"].get<std::string>() + "' needs " + missing.dump() +
+                            " in io.modelcontextprotocol/"
+                            "clientCapabilities"},
+            {"data", {{"requiredCapabilities", missing}}}};
+        reply(R"({"jsonrpc":"2.0","id":)" + id_text + R"(,"error":)" + dump(error) + "}", true);
+        return true;
+      }
+    }
+  }
+  {
+    // Log records reach a stateless client only when a request asks for them.
+    std::lock_guard lock(s->mutex);
+    s->log_level = static_cast<int>(kLevels.size());
+    if (const auto level = meta->find(kMetaLogLevel); level != meta->end() && level->is_string()) {
+      const auto at = std::find(kLevels.begin(), kLevels.end(), level->get<std::string>());
+      if (at != kLevels.end()) s->log_level = static_cast<int>(at - kLevels.begin());
+    }
+  }
+  const Reply marked_reply = [reply, method](std::string&& message, bool last) {
+    if (!last) {
+      reply(std::move(message), false);
+      return;
+    }
+    reply(mark_result(std::move(message), method), true);
+  };
+  serve(s, id_text, method, params, marked_reply, release);
+  return true;
+}
+
 std::string Server::Impl::initialize(Session& s, const std::string& id_text, const json& params) {
   const auto it = params.find("protocolVersion");
   if (it == params.end() || !it->is_string()) {
@@ -779,8 +1042,9 @@ std::string Server::Impl::initialize(Session& s, const std::string& id_text, con
   }
   const std::string requested = it->get<std::string>();
   // The client's revision when we speak it; otherwise our latest, and the client decides.
-  const std::string version =
-      is_supported_protocol_version(requested) ? requested : std::string(kLatestProtocolVersion);
+  // A client asking for the stateless revision through initialize gets the latest stateful one.
+  const bool stateful = std::find(kVersions.begin(), kVersions.end(), requested) != kVersions.end();
+  const std::string version = stateful ? requested : std::string(kLatestProtocolVersion);
   {
     std::lock_guard lock(s.mutex);
     if (s.initialized) {

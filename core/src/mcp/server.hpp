@@ -17,7 +17,11 @@ namespace skillrt::mcp {
 
 // Protocol revisions this server speaks, newest first.
 inline constexpr std::string_view kLatestProtocolVersion = "2025-11-25";
+// The stateless revision (no initialize; revision and client capabilities in each request's
+// _meta), spoken beside the others and chosen per request.
+inline constexpr std::string_view kStatelessProtocolVersion = "2026-07-28";
 bool is_supported_protocol_version(std::string_view version);
+bool is_stateless_protocol_version(std::string_view version);
 
 struct ServerOptions {
   std::string name = "skillrt";
@@ -68,6 +72,16 @@ class Server {
   // caller's thread reads its arguments in it. It is not used after handle() returns.
   void handle(const std::shared_ptr<Session>& session, std::string_view text, Reply reply,
               const Release& release = {});
+  // What Streamable HTTP carries beside the body. A 2026-07-28 request over HTTP must repeat its
+  // revision in MCP-Protocol-Version, and Mcp-Method / Mcp-Name, when sent, must match the body:
+  // a proxy routes on the headers, so a mismatch is refused (-32020) instead of served.
+  struct HttpHeaders {
+    std::string protocol_version;  // MCP-Protocol-Version
+    std::string method;            // Mcp-Method
+    std::string name;              // Mcp-Name
+  };
+  void handle_http(const std::shared_ptr<Session>& session, std::string_view text,
+                   const HttpHeaders& headers, Reply reply, const Release& release = {});
 
   // The answer for a message the transport could not even frame (e.g. a line over the size
   // limit): a JSON-RPC error with id null.

@@ -308,10 +308,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
       return;
     }
     const std::string version = header("MCP-Protocol-Version");
-    if (!version.empty() && !mcp::is_supported_protocol_version(version)) {
+    // A stateless request (revision in its _meta) gets the JSON-RPC error of its revision, with
+    // the supported versions in its data, from the server.
+    const bool stateless_body =
+        request_.method() == http::verb::post &&
+        request_.body().find("io.modelcontextprotocol/protocolVersion") != std::string::npos;
+    if (!version.empty() && !mcp::is_supported_protocol_version(version) && !stateless_body) {
       respond(http::status::bad_request,
               http_error_body("Bad Request: unsupported MCP-Protocol-Version '" + version +
-                              "'; this server speaks 2025-11-25, 2025-06-18 and 2025-03-26"));
+                              "'; this server speaks 2026-07-28, 2025-11-25, 2025-06-18 and "
+                              "2025-03-26"));
       return;
     }
     switch (request_.method()) {
@@ -397,10 +403,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
     };
     // Set from the executor's watcher before the call ends, so final once handle() returns.
     auto summoned = std::make_shared<std::atomic<bool>>(false);
-    impl_->server.handle(session->mcp, request_.body(), reply, [impl = impl_, summoned] {
-      summoned->store(true);
-      impl->add_spare();
-    });
+    const mcp::Server::HttpHeaders headers{header("MCP-Protocol-Version"), header("Mcp-Method"),
+                                           header("Mcp-Name")};
+    impl_->server.handle_http(session->mcp, request_.body(), headers, reply,
+                              [impl = impl_, summoned] {
+                                summoned->store(true);
+                                impl->add_spare();
+                              });
     if (summoned->load()) impl_->release_spare();
   }
 
@@ -428,8 +437,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
         std::lock_guard lock(impl_->mutex);
         impl_->sessions.emplace(session_id_, pending_session_);
       } else if (has_error_member(message)) {
-        // Anything but initialize (or ping) without a session is a bad request.
-        status = http::status::bad_request;
+        // Anything but initialize (or ping) without a session is a bad request, and in the
+        // stateless revision a method the server does not have is Not Found.
+        status = message.find(R"("code":-32601)") != std::string::npos ? http::status::not_found
+                                                                       : http::status::bad_request;
       }
       pending_session_.reset();
     }
@@ -444,7 +455,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
     return session_id_.empty() ? std::string() : "Mcp-Session-Id: " + session_id_ + "\r\n";
   }
 
+  // 2026-07-28 has no session stream and no session to end: POST only.
+  bool refuse_stateless_verb() {
+    if (!mcp::is_stateless_protocol_version(header("MCP-Protocol-Version"))) return false;
+    respond(http::status::method_not_allowed,
+            http_error_body("Method Not Allowed: MCP 2026-07-28 uses POST only; GET and DELETE "
+                            "belong to sessions of 2025-11-25 and older"),
+            "Allow: POST, OPTIONS\r\n");
+    return true;
+  }
+
   void on_get() {
+    if (refuse_stateless_verb()) return;
     const std::string accept = lower(header("Accept"));
     if (accept.find("text/event-stream") == std::string::npos) {
       respond(http::status::method_not_allowed,
@@ -478,6 +500,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   }
 
   void on_delete() {
+    if (refuse_stateless_verb()) return;
     auto session = required_session();
     if (!session) return;
     {

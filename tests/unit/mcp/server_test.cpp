@@ -530,6 +530,96 @@ TEST_CASE("skills extension: skills/list and skills/get serve each SKILL.md and 
   std::filesystem::remove_all(skills);
 }
 
+TEST_CASE("2026-07-28: stateless requests carry their revision in _meta, no initialize") {
+  TestHost host;
+  mcp::ServerOptions options;
+  options.fixtures_file =
+      std::string(SKILLRT_SOURCE_DIR) + "/plugins/mcp-fixtures/conformance.json";
+  mcp::Server server(*host.executor, options);
+  Client client(server);  // never initialized
+  const json meta = {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                     {"io.modelcontextprotocol/clientCapabilities", json::object()}};
+
+  const json discover = client.request(req(1, "server/discover", {{"_meta", meta}}));
+  CHECK(discover["result"]["supportedVersions"][0] == "2026-07-28");
+  CHECK(discover["result"]["resultType"] == "complete");
+  CHECK(discover["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "skillrt");
+  CHECK_FALSE(discover["result"]["capabilities"].contains("logging"));
+
+  CHECK(client.request(req(2, "server/discover"))["error"]["code"] == -32602);
+  const json no_caps = client.request(req(
+      3, "tools/list", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"}}}}));
+  CHECK(no_caps["error"]["code"] == -32602);
+  json old_meta = meta;
+  old_meta["io.modelcontextprotocol/protocolVersion"] = "2024-01-01";
+  const json unsupported = client.request(req(4, "tools/list", {{"_meta", old_meta}}));
+  CHECK(unsupported["error"]["code"] == -32022);
+  CHECK(unsupported["error"]["data"]["requested"] == "2024-01-01");
+  CHECK(unsupported["error"]["data"]["supported"] == json::array({"2026-07-28"}));
+  for (const char* removed : {"initialize", "ping", "logging/setLevel", "resources/subscribe"}) {
+    CHECK(client.request(req(5, removed, {{"_meta", meta}}))["error"]["code"] == -32601);
+  }
+
+  const json list = client.request(req(6, "tools/list", {{"_meta", meta}}));
+  CHECK(list["result"]["resultType"] == "complete");
+  CHECK(list["result"]["ttlMs"] == 0);
+  CHECK(list["result"]["cacheScope"] == "private");
+  const json called = client.request(
+      req(7, "tools/call",
+          {{"name", "test_simple_text"}, {"arguments", json::object()}, {"_meta", meta}}));
+  CHECK(called["result"]["resultType"] == "complete");
+  CHECK_FALSE(called["result"].contains("ttlMs"));
+  // A tool that needs a capability the request does not declare.
+  const json refused = client.request(
+      req(8, "tools/call",
+          {{"name", "test_missing_capability"}, {"arguments", json::object()}, {"_meta", meta}}));
+  CHECK(refused["error"]["code"] == -32021);
+  CHECK(refused["error"]["data"]["requiredCapabilities"] == json{{"sampling", json::object()}});
+  json sampling = meta;
+  sampling["io.modelcontextprotocol/clientCapabilities"] = {{"sampling", json::object()}};
+  const json allowed = client.request(req(
+      9, "tools/call",
+      {{"name", "test_missing_capability"}, {"arguments", json::object()}, {"_meta", sampling}}));
+  CHECK(allowed["result"]["isError"] != true);
+  // SEP-2164: an unknown resource is Invalid params in this revision.
+  const json missing = client.request(
+      req(10, "resources/read", {{"uri", "test://no-such-resource"}, {"_meta", meta}}));
+  CHECK(missing["error"]["code"] == -32602);
+  // No log notification without _meta logLevel.
+  client.request(
+      req(11, "tools/call",
+          {{"name", "test_logging_tool"}, {"arguments", json::object()}, {"_meta", meta}}));
+  for (const auto& m : client.received()) CHECK(m.value("method", "") != "notifications/message");
+}
+
+TEST_CASE("2026-07-28 over HTTP: headers must agree with the body") {
+  TestHost host;
+  mcp::Server server(*host.executor, mcp::ServerOptions{});
+  auto session = server.open_session([](std::string) {});
+  const std::string body = json{
+      {"jsonrpc", "2.0"},
+      {"id", 1},
+      {"method", "tools/list"},
+      {"params",
+       {{"_meta",
+         {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+          {"io.modelcontextprotocol/clientCapabilities",
+           json::object()}}}}}}.dump();
+  auto answer = [&](const mcp::Server::HttpHeaders& headers) {
+    std::string out;
+    server.handle_http(session, body, headers, [&](std::string&& m, bool last) {
+      if (last) out = m;
+    });
+    server.wait_idle(session);
+    return json::parse(out);
+  };
+  CHECK(answer({"2026-07-28", "tools/list", ""})["result"].contains("tools"));
+  CHECK(answer({"", "", ""})["error"]["code"] == -32020);            // header missing
+  CHECK(answer({"2025-11-25", "", ""})["error"]["code"] == -32020);  // header differs
+  CHECK(answer({"2026-07-28", "tools/call", ""})["error"]["code"] == -32020);
+  CHECK(answer({"2026-07-28", "tools/list", "x"})["error"]["code"] == -32020);
+}
+
 TEST_CASE("skill packages: digests and front matter types") {
   CHECK(mcp::detail::sha256_digest("abc") ==
         "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -111,7 +111,9 @@ Result<void> load_fixtures(
       tool.descriptor = t;
       tool.descriptor.erase("steps");
       tool.descriptor.erase("result");
+      tool.descriptor.erase("requires");
       tool.steps = t.value("steps", nlohmann::json::array());
+      tool.required_capabilities = t.value("requires", nlohmann::json::object());
       tool.result = t.at("result");
       tools.push_back(std::move(tool));
     }

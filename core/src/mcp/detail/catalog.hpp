@@ -37,6 +37,9 @@ struct FixtureTool {
   nlohmann::json descriptor;
   nlohmann::json steps;
   nlohmann::json result;
+  // Client capabilities the tool needs ({"sampling": {}}); a stateless request that does not
+  // declare them is refused with -32021.
+  nlohmann::json required_capabilities = nlohmann::json::object();
 };
 
 class Catalog {
