@@ -22,6 +22,7 @@
 #include "mcp/detail/catalog.hpp"
 #include "mcp/detail/jsonrpc.hpp"
 #include "mcp/detail/skill_package.hpp"
+#include "mcp/detail/stateless.hpp"
 #include "mcp/tool_definition.hpp"
 
 namespace skillrt::mcp {
@@ -34,16 +35,7 @@ namespace {
 
 // Revisions with the initialize handshake and a session.
 constexpr std::array<std::string_view, 3> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
-// The stateless revision: no handshake; each request carries its revision and the client's
-// capabilities in _meta.
-constexpr std::string_view kStatelessVersion = "2026-07-28";
-constexpr std::string_view kMetaVersion = "io.modelcontextprotocol/protocolVersion";
-constexpr std::string_view kMetaCapabilities = "io.modelcontextprotocol/clientCapabilities";
-constexpr std::string_view kMetaLogLevel = "io.modelcontextprotocol/logLevel";
-constexpr std::string_view kMetaPrefix = "io.modelcontextprotocol/";
-constexpr int kHeaderMismatch = -32020;
-constexpr int kMissingClientCapability = -32021;
-constexpr int kUnsupportedVersion = -32022;
+
 // The revision that still had JSON-RPC batches.
 constexpr std::string_view kBatchVersion = "2025-03-26";
 constexpr std::array<std::string_view, 8> kLevels = {"debug", "info",     "notice", "warning",
@@ -216,9 +208,6 @@ struct Server::Impl {
              const std::string& method, const json& params, const Reply& reply,
              const Release& release);
   std::string discover_body;  // the server/discover result, built once
-  // Why the HTTP headers of a stateless request disagree with its body, or nullopt.
-  std::optional<std::string> header_mismatch(const std::string& method, const json& params,
-                                             const json& meta, const HttpHeaders& headers) const;
   void call_tool(const std::shared_ptr<Session>& s, const std::string& id_text, const json& params,
                  const Reply& reply, const Release& release);
   void run_fixture(Session& s, const FixtureTool& tool, const std::string& id_text,
@@ -487,14 +476,12 @@ void Server::handle_http(const std::shared_ptr<Session>& session, std::string_vi
   if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) {
     const std::string& method = msg["method"].get_ref<const std::string&>();
     const json params = msg.value("params", json::object());
-    const json meta = params.is_object() ? params.value("_meta", json()) : json();
-    const bool stateless = method == "server/discover" ||
-                           (meta.is_object() && meta.contains(kMetaVersion)) ||
-                           is_stateless_protocol_version(headers.protocol_version);
-    if (stateless) {
+    if (is_stateless_request(method, params) ||
+        is_stateless_protocol_version(headers.protocol_version)) {
       const std::string id_text =
           msg.contains("id") && is_valid_id(msg["id"]) ? dump(msg["id"]) : "null";
-      if (auto problem = impl_->header_mismatch(method, params, meta, headers)) {
+      if (auto problem = header_mismatch(method, params, headers.protocol_version, headers.method,
+                                         headers.name)) {
         reply(error_message(id_text, kHeaderMismatch, *problem), true);
         return;
       }
@@ -859,124 +846,12 @@ void Server::Impl::serve(const std::shared_ptr<Session>& s, const std::string& i
         true);
 }
 
-namespace {
-
-// The methods of the stateful revisions that 2026-07-28 removed.
-bool removed_in_stateless(std::string_view method) {
-  return method == "initialize" || method == "ping" || method == "logging/setLevel" ||
-         method == "resources/subscribe" || method == "resources/unsubscribe";
-}
-
-// Results of the list and read methods may be cached by the client; the server says for how long.
-bool cacheable(std::string_view method) {
-  return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
-         method == "resources/list" || method == "resources/templates/list" ||
-         method == "resources/read" || method == "skills/list" || method == "skills/get";
-}
-
-// Marks a final answer as 2026-07-28 wants it: resultType, and the cache fields where they apply.
-std::string mark_result(std::string message, std::string_view method) {
-  // SEP-2164: an unknown resource is Invalid params from 2026-07-28 on (-32002 before).
-  if (message.find(R"("code":-32002)") != std::string::npos) {
-    json parsed = json::parse(message, nullptr, false);
-    if (!parsed.is_discarded() && parsed.contains("error") &&
-        parsed["error"].value("code", 0) == kResourceNotFound) {
-      parsed["error"]["code"] = kInvalidParams;
-      return dump(parsed);
-    }
-  }
-  if (message.empty() || message.find(R"("result":)") == std::string::npos) return message;
-  json parsed = json::parse(message, nullptr, false);
-  if (parsed.is_discarded() || !parsed.contains("result") || !parsed["result"].is_object()) {
-    return message;
-  }
-  json& result = parsed["result"];
-  if (!result.contains("resultType")) result["resultType"] = "complete";
-  if (cacheable(method)) {
-    if (!result.contains("ttlMs")) result["ttlMs"] = 0;
-    if (!result.contains("cacheScope")) result["cacheScope"] = "private";
-  }
-  return dump(parsed);
-}
-
-}  // namespace
-
-std::optional<std::string> Server::Impl::header_mismatch(const std::string& method,
-                                                         const json& params, const json& meta,
-                                                         const HttpHeaders& headers) const {
-  const std::string body_version =
-      meta.is_object() && meta.contains(kMetaVersion) && meta[kMetaVersion].is_string()
-          ? meta[kMetaVersion].get<std::string>()
-          : std::string();
-  if (headers.protocol_version.empty()) {
-    return "Header mismatch: a request without a session must send MCP-Protocol-Version: " +
-           (body_version.empty() ? std::string(kStatelessVersion) : body_version) +
-           ", the revision in its _meta";
-  }
-  if (!body_version.empty() && headers.protocol_version != body_version) {
-    return "Header mismatch: MCP-Protocol-Version is '" + headers.protocol_version +
-           "' but _meta says '" + body_version + "'; send the same revision in both";
-  }
-  if (!headers.method.empty() && headers.method != method) {
-    return "Header mismatch: Mcp-Method is '" + headers.method + "' but the body's method is '" +
-           method + "'";
-  }
-  if (!headers.name.empty()) {
-    const char* key = method == "resources/read" ? "uri" : "name";
-    const std::string body_name =
-        params.is_object() && params.contains(key) && params[key].is_string()
-            ? params[key].get<std::string>()
-            : std::string();
-    if (headers.name != body_name) {
-      return "Header mismatch: Mcp-Name is '" + headers.name + "' but the body's params." + key +
-             " is '" + body_name + "'";
-    }
-  }
-  return std::nullopt;
-}
-
 bool Server::Impl::stateless_request(const std::shared_ptr<Session>& s, const std::string& id_text,
                                      const std::string& method, const json& params,
                                      const Reply& reply, const Release& release) {
-  const auto meta_it = params.find("_meta");
-  const json* meta = meta_it != params.end() && meta_it->is_object() ? &*meta_it : nullptr;
-  bool marked = false;
-  if (meta != nullptr) {
-    for (const auto& [key, value] : meta->items()) marked |= key.starts_with(kMetaPrefix);
-  }
-  if (!marked && method != "server/discover") return false;
-
-  const auto version = meta == nullptr ? json::const_iterator() : meta->find(kMetaVersion);
-  if (meta == nullptr || version == meta->end() || !version->is_string()) {
-    reply(error_message(id_text, kInvalidParams,
-                        std::string("Invalid params: a request without initialize must carry "
-                                    "params._meta[\"") +
-                            std::string(kMetaVersion) + "\"] (for example \"" +
-                            std::string(kStatelessVersion) +
-                            "\"); older clients send initialize first"),
-          true);
-    return true;
-  }
-  const auto capabilities = meta->find(kMetaCapabilities);
-  if (capabilities == meta->end() || !capabilities->is_object()) {
-    reply(error_message(id_text, kInvalidParams,
-                        std::string("Invalid params: params._meta[\"") +
-                            std::string(kMetaCapabilities) +
-                            "\"] must be an object with the client's capabilities ({} for none)"),
-          true);
-    return true;
-  }
-  const std::string requested = version->get<std::string>();
-  if (requested != kStatelessVersion) {
-    json error = {
-        {"code", kUnsupportedVersion},
-        {"message", "Unsupported protocol version '" + requested +
-                        "' for a request without initialize; this server speaks " +
-                        std::string(kStatelessVersion) +
-                        " that way, and 2025-11-25, 2025-06-18 and 2025-03-26 after "
-                        "initialize"},
-        {"data", {{"supported", json::array({kStatelessVersion})}, {"requested", requested}}}};
-    reply(R"({"jsonrpc":"2.0","id":)" + id_text + R"(,"error":)" + dump(error) + "}", true);
+  if (!is_stateless_request(method, params)) return false;
+  if (auto error = meta_error(params)) {
+    reply(error_response(id_text, *error), true);
     return true;
   }
   if (method == "server/discover") {
@@ -995,20 +870,10 @@ bool Server::Impl::stateless_request(const std::shared_ptr<Session>& s, const st
   if (method == "tools/call" && params.contains("name") && params["name"].is_string()) {
     // What a tool needs from the client is checked against what this request declares: there
     // is no session that could have declared it earlier.
-    if (const FixtureTool* tool = catalog.fixture_tool(params["name"].get<std::string>())) {
-      json missing = json::object();
-      for (const auto& [capability, value] : tool->required_capabilities.items()) {
-        if (!capabilities->contains(capability)) missing[capability] = value;
-      }
-      if (!missing.empty()) {
-        json error = {
-            {"code", kMissingClientCapability},
-            {"message", "Missing required client capability: tool '" +
-                            params["name"].get<std::string>() + "' needs " + missing.dump() +
-                            " in io.modelcontextprotocol/"
-                            "clientCapabilities"},
-            {"data", {{"requiredCapabilities", missing}}}};
-        reply(R"({"jsonrpc":"2.0","id":)" + id_text + R"(,"error":)" + dump(error) + "}", true);
+    const std::string& name = params["name"].get_ref<const std::string&>();
+    if (const FixtureTool* tool = catalog.fixture_tool(name)) {
+      if (auto error = missing_capability_error(name, tool->required_capabilities, params)) {
+        reply(error_response(id_text, *error), true);
         return true;
       }
     }
@@ -1016,18 +881,15 @@ bool Server::Impl::stateless_request(const std::shared_ptr<Session>& s, const st
   {
     // Log records reach a stateless client only when a request asks for them.
     std::lock_guard lock(s->mutex);
-    s->log_level = static_cast<int>(kLevels.size());
-    if (const auto level = meta->find(kMetaLogLevel); level != meta->end() && level->is_string()) {
-      const auto at = std::find(kLevels.begin(), kLevels.end(), level->get<std::string>());
-      if (at != kLevels.end()) s->log_level = static_cast<int>(at - kLevels.begin());
-    }
+    const int off = static_cast<int>(kLevels.size());
+    s->log_level = requested_log_level(params, kLevels.data(), kLevels.size(), off);
   }
   const Reply marked_reply = [reply, method](std::string&& message, bool last) {
     if (!last) {
       reply(std::move(message), false);
       return;
     }
-    reply(mark_result(std::move(message), method), true);
+    reply(mark_stateless_answer(std::move(message), method), true);
   };
   serve(s, id_text, method, params, marked_reply, release);
   return true;
