@@ -235,7 +235,9 @@ int cmd_run(Runtime& rt, const GlobalOptions& g, const RunOptions& o) {
 nlohmann::json candidates_json(const std::vector<router::Candidate>& candidates) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : candidates) {
-    out.push_back({{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}});
+    nlohmann::json entry = {{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}};
+    if (c.task > 0) entry["task"] = c.task;
+    out.push_back(std::move(entry));
   }
   return out;
 }
@@ -272,8 +274,14 @@ int cmd_route(Runtime& rt, const GlobalOptions& g, const std::string& text, size
     std::cout << "\n";
     return kExitOk;
   }
+  // Several tasks asked one after another read "task 1:", "task 2:"; otherwise the list is the
+  // best skill and its alternatives.
   for (size_t i = 0; i < ranked.size(); ++i) {
-    std::cout << i + 1 << ". " << describe_candidate(ranked[i]) << "\n";
+    if (ranked[i].task > 0) {
+      std::cout << "task " << ranked[i].task << ": " << describe_candidate(ranked[i]) << "\n";
+    } else {
+      std::cout << i + 1 << ". " << describe_candidate(ranked[i]) << "\n";
+    }
   }
   return kExitOk;
 }

@@ -78,7 +78,10 @@ Runtime::Runtime(const RuntimeOptions& options)
   executor_->set_router([this](std::string_view text) -> Result<nlohmann::json> {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : router().rank(text)) {
-      out.push_back({{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}});
+      nlohmann::json entry = {{"skill", c.skill}, {"score", c.score}, {"matched", c.matched}};
+      // Present only for multi-task requests: which task, in the request's order.
+      if (c.task > 0) entry["task"] = c.task;
+      out.push_back(std::move(entry));
     }
     return out;
   });
