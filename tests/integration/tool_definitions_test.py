@@ -164,6 +164,8 @@ def main():
     plugins = subprocess.run([skillrt, "plugins", "--json"], capture_output=True, text=True,
                              timeout=60)
     report = json.loads(plugins.stdout)
+    check("plugins --json reports tool definitions", "tool_definitions" in report,
+          "no tool_definitions key in `skillrt plugins --json`")
     for entry in report.get("tool_definitions", []):
         check(f"{entry['skill']} definition", False, entry["problem"])
 
