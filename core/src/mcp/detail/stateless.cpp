@@ -151,12 +151,9 @@ std::string mark_stateless_answer(std::string message, std::string_view method) 
 }
 
 std::string error_response(std::string_view id_text, const json& error) {
-  std::string out = R"({"jsonrpc":"2.0","id":)";
-  out += id_text;
-  out += R"(,"error":)";
-  out += dump(error);
-  out += '}';
-  return out;
+  const auto data = error.find("data");
+  return error_message(id_text, error.value("code", kInternalError), error.value("message", ""),
+                       data == error.end() ? nullptr : &*data);
 }
 
 }  // namespace skillrt::mcp::detail

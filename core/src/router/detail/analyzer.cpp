@@ -626,16 +626,25 @@ void Lexicon::note_cjk_length(std::string_view term) {
   max_cjk_chars_ = std::max(max_cjk_chars_, chars);
 }
 
-Lexicon Lexicon::parse(std::string_view tsv, std::vector<std::string>* problems) {
-  Lexicon lex;
+// Calls `each(line_no, line)` for every line of a data file that is not blank or a '#' comment,
+// without its line break; the lexicon and the grammar share this format.
+template <typename Each>
+void for_each_data_line(std::string_view tsv, Each&& each) {
   size_t line_no = 0;
   while (!tsv.empty()) {
-    size_t eol = tsv.find('\n');
+    const size_t eol = tsv.find('\n');
     std::string_view line = tsv.substr(0, eol);
     tsv = eol == std::string_view::npos ? std::string_view{} : tsv.substr(eol + 1);
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;
+    each(line_no, line);
+  }
+}
+
+Lexicon Lexicon::parse(std::string_view tsv, std::vector<std::string>* problems) {
+  Lexicon lex;
+  for_each_data_line(tsv, [&](size_t line_no, std::string_view line) {
     size_t tab = line.find('\t');
     if (tab == std::string_view::npos || tab == 0 || tab + 1 >= line.size()) {
       if (problems != nullptr) {
@@ -643,7 +652,7 @@ Lexicon Lexicon::parse(std::string_view tsv, std::vector<std::string>* problems)
                             ": expected '<term>\\t<concepts>'; separate term and concepts "
                             "with one tab");
       }
-      continue;
+      return;
     }
     std::string term(line.substr(0, tab));
     bool ascii = std::all_of(term.begin(), term.end(),
@@ -662,14 +671,14 @@ Lexicon Lexicon::parse(std::string_view tsv, std::vector<std::string>* problems)
         problems->push_back("lexicon line " + std::to_string(line_no) + ": term '" + term +
                             "' has no usable concept words; write English words after the tab");
       }
-      continue;
+      return;
     }
     if (!ascii) lex.note_cjk_length(term);
     auto& slot = lex.entries_[std::move(term)].concepts;
     for (auto& c : concepts) {
       if (std::find(slot.begin(), slot.end(), c) == slot.end()) slot.push_back(std::move(c));
     }
-  }
+  });
   // Sparse, for the same reason as the stop-word tables.
   lex.entries_.rehash(lex.entries_.size() * 8);
   return lex;
@@ -683,14 +692,7 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
       {"join", Cue::kJoin},        {"question", Cue::kQuestion},
       {"adverb", Cue::kAdverb},
   };
-  size_t line_no = 0;
-  while (!tsv.empty()) {
-    size_t eol = tsv.find('\n');
-    std::string_view line = tsv.substr(0, eol);
-    tsv = eol == std::string_view::npos ? std::string_view{} : tsv.substr(eol + 1);
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.empty() || line.front() == '#') continue;
+  for_each_data_line(tsv, [&](size_t line_no, std::string_view line) {
     size_t tab = line.find('\t');
     std::string_view name = tab == std::string_view::npos ? line : line.substr(0, tab);
     const auto* kind = std::find_if(std::begin(kCues), std::end(kCues),
@@ -701,7 +703,7 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
                             ": expected '<cue>\\t<word>' with the cue one of action, negation, "
                             "context, sequence, join, question, adverb, span-end, object-marker");
       }
-      continue;
+      return;
     }
     std::string word(line.substr(tab + 1));
     bool ascii = std::all_of(word.begin(), word.end(),
@@ -716,7 +718,7 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
           problems->push_back("grammar line " + std::to_string(line_no) + ": '" + word +
                               "' is not one English word; write one word per line");
         }
-        continue;
+        return;
       }
     } else {
       note_cjk_length(word);
@@ -727,10 +729,10 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
         problems->push_back("grammar line " + std::to_string(line_no) + ": '" + word +
                             "' already has another cue; a word has one cue, remove one line");
       }
-      continue;
+      return;
     }
     entry.cue = kind->second;
-  }
+  });
   entries_.rehash(entries_.size() * 8);
 }
 
