@@ -9,7 +9,7 @@
 namespace skillrt::torchnpu_helper {
 namespace {
 
-constexpr int kSchemaVersion = 2;
+constexpr int kSchemaVersion = 10;
 // bm25 column weights: a heading names the topic of every line under it.
 constexpr double kHeadingWeight = 4.0;
 constexpr double kBodyWeight = 1.0;
@@ -78,7 +78,8 @@ void DocIndex::create_schema() {
       " repo TEXT, commit_id TEXT, mtime INTEGER, size INTEGER, hash TEXT,"
       " UNIQUE(source_id, repo, path));"
       "CREATE TABLE IF NOT EXISTS passages(id INTEGER PRIMARY KEY, file_id INTEGER, kind TEXT,"
-      " heading TEXT, line_start INTEGER, line_end INTEGER, text TEXT);"
+      " heading TEXT, line_start INTEGER, line_end INTEGER, text TEXT, in_code INTEGER,"
+      " context TEXT);"
       "CREATE INDEX IF NOT EXISTS passages_by_file ON passages(file_id);"
       "CREATE VIRTUAL TABLE IF NOT EXISTS passages_fts USING fts5(heading, body,"
       " tokenize=\"unicode61 remove_diacritics 0 tokenchars '_.'\");"
@@ -124,13 +125,14 @@ size_t DocIndex::write_passages(int64_t file_id, const FileEntry& entry, const s
   const std::vector<Passage> passages =
       entry.markdown ? split_markdown(text) : extract_source(entry.path, text);
   auto row = db_->prepare(
-      "INSERT INTO passages(file_id, kind, heading, line_start, line_end, text)"
-      " VALUES(?, ?, ?, ?, ?, ?)");
+      "INSERT INTO passages(file_id, kind, heading, line_start, line_end, text, in_code, context)"
+      " VALUES(?, ?, ?, ?, ?, ?, ?, ?)");
   auto fts = db_->prepare("INSERT INTO passages_fts(rowid, heading, body) VALUES(?, ?, ?)");
   for (const Passage& passage : passages) {
     row.bind(1, file_id).bind(2, passage.kind).bind(3, passage.heading);
     row.bind(4, static_cast<int64_t>(passage.line_start));
     row.bind(5, static_cast<int64_t>(passage.line_end)).bind(6, passage.text);
+    row.bind(7, static_cast<int64_t>(passage.starts_in_code ? 1 : 0)).bind(8, passage.context);
     row.run();
     row.reset();
     // The file name is part of the heading: env var and API pages are named after the thing.
@@ -207,32 +209,56 @@ SyncStats DocIndex::sync(const SourceInfo& source, const std::vector<FileEntry>&
   return stats;
 }
 
+namespace {
+
+// The columns read_hit() expects, after the id and the score.
+constexpr const char* kHitColumns =
+    "p.kind, p.heading, p.text, f.path, f.repo, f.commit_id, s.kind, p.line_start, p.line_end,"
+    " p.in_code, p.context, p.file_id";
+
+IndexHit read_hit(plugin_io::Statement& stmt) {
+  IndexHit hit;
+  hit.id = stmt.column_int(0);
+  hit.bm25 = stmt.column_double(1);
+  hit.kind = stmt.column_text(2);
+  hit.heading = stmt.column_text(3);
+  hit.text = stmt.column_text(4);
+  hit.path = stmt.column_text(5);
+  hit.repo = stmt.column_text(6);
+  hit.commit = stmt.column_text(7);
+  hit.source_kind = stmt.column_text(8);
+  hit.line_start = stmt.column_int(9);
+  hit.line_end = stmt.column_int(10);
+  hit.starts_in_code = stmt.column_int(11) != 0;
+  hit.context = stmt.column_text(12);
+  hit.file_id = stmt.column_int(13);
+  return hit;
+}
+
+}  // namespace
+
 std::vector<IndexHit> DocIndex::search(const std::vector<QueryTerm>& terms, size_t limit) const {
   std::vector<IndexHit> hits;
   if (terms.empty()) return hits;
-  auto stmt = db_->prepare(
-      "SELECT p.id, r.score, p.kind, p.heading, p.text, f.path, f.repo, f.commit_id, s.kind,"
-      " p.line_start, p.line_end FROM (SELECT rowid AS id, bm25(passages_fts, ?, ?) AS score"
-      " FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?) AS r"
-      " JOIN passages p ON p.id = r.id JOIN files f ON f.id = p.file_id"
-      " JOIN sources s ON s.id = f.source_id ORDER BY r.score");
+  auto stmt = db_->prepare(std::string("SELECT p.id, r.score, ") + kHitColumns +
+                           " FROM (SELECT rowid AS id, bm25(passages_fts, ?, ?) AS score"
+                           " FROM passages_fts WHERE passages_fts MATCH ? ORDER BY score LIMIT ?)"
+                           " AS r JOIN passages p ON p.id = r.id JOIN files f ON f.id = p.file_id"
+                           " JOIN sources s ON s.id = f.source_id ORDER BY r.score");
   stmt.bind(1, kHeadingWeight).bind(2, kBodyWeight).bind(3, fts_query(terms));
   stmt.bind(4, static_cast<int64_t>(limit));
-  while (stmt.step()) {
-    IndexHit hit;
-    hit.id = stmt.column_int(0);
-    hit.bm25 = stmt.column_double(1);
-    hit.kind = stmt.column_text(2);
-    hit.heading = stmt.column_text(3);
-    hit.text = stmt.column_text(4);
-    hit.path = stmt.column_text(5);
-    hit.repo = stmt.column_text(6);
-    hit.commit = stmt.column_text(7);
-    hit.source_kind = stmt.column_text(8);
-    hit.line_start = stmt.column_int(9);
-    hit.line_end = stmt.column_int(10);
-    hits.push_back(std::move(hit));
-  }
+  while (stmt.step()) hits.push_back(read_hit(stmt));
+  return hits;
+}
+
+std::vector<IndexHit> DocIndex::file_passages(int64_t file_id) const {
+  std::vector<IndexHit> hits;
+  auto stmt = db_->prepare(std::string("SELECT p.id, 0.0, ") + kHitColumns +
+                           " FROM passages p JOIN files f ON f.id = p.file_id"
+                           " JOIN sources s ON s.id = f.source_id WHERE p.file_id = ?"
+                           " ORDER BY p.line_start");
+  stmt.bind(1, file_id);
+  while (stmt.step()) hits.push_back(read_hit(stmt));
   return hits;
 }
 

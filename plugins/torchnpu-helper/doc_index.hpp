@@ -46,6 +46,7 @@ struct SyncStats {
 
 struct IndexHit {
   int64_t id = 0;
+  int64_t file_id = 0;
   double bm25 = 0;  // FTS5 bm25(): lower is better
   std::string kind;
   std::string heading;
@@ -56,6 +57,8 @@ struct IndexHit {
   std::string source_kind;
   int64_t line_start = 0;
   int64_t line_end = 0;
+  bool starts_in_code = false;  // see Passage::starts_in_code
+  std::string context;          // see Passage::context
 };
 
 class DocIndex {
@@ -74,6 +77,9 @@ class DocIndex {
 
   // Passages matching any of the terms, best bm25 first (headings weigh more than bodies).
   std::vector<IndexHit> search(const std::vector<QueryTerm>& terms, size_t limit) const;
+
+  // Every passage of one file, in line order.
+  std::vector<IndexHit> file_passages(int64_t file_id) const;
 
   // How many passages contain the term (0 when none).
   int64_t document_frequency(const std::string& term) const;

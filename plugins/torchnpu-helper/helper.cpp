@@ -91,23 +91,49 @@ json next_steps(Language language, const std::vector<std::string>& checkouts,
   return steps;
 }
 
+std::string joined(const std::vector<std::string>& words, const std::string& separator) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : separator) + word;
+  return out;
+}
+
+// Why the skill declines, naming what the sources lack: a code name no page has, words no page
+// uses, or the question's words the closest passage leaves out.
 std::string decline_message(Language language, const Ranking& ranking, double best_coverage) {
   if (!ranking.unknown_identifiers.empty()) {
-    std::string names;
-    for (const std::string& name : ranking.unknown_identifiers) {
-      names += (names.empty() ? "" : ", ") + name;
-    }
+    const std::string names = joined(ranking.unknown_identifiers, ", ");
     return phrase(language, "索引中的文档与源码都没有出现 " + names + "，无法回答；不做猜测。",
                   "None of the indexed docs or sources mention " + names +
                       ", so I cannot answer without guessing.");
   }
+  if (!ranking.unseen_words.empty()) {
+    const std::string words = joined(ranking.unseen_words, ", ");
+    return phrase(language, "索引中的文档与源码都没有提到 " + words + "，无法回答；不做猜测。",
+                  "None of the indexed docs or sources say anything about " + words +
+                      ", so I cannot answer without guessing.");
+  }
   const std::string share = std::to_string(static_cast<int>(best_coverage * 100)) + "%";
-  return phrase(
-      language,
-      "索引中的文档与源码没有回答这个问题的段落（最佳段落只覆盖问题的 " + share + "），不做猜测。",
-      "The indexed docs and sources hold no passage that answers this (the best one "
-      "covers " +
-          share + " of the question), so I will not guess.");
+  if (ranking.passages.empty()) {
+    return phrase(language, "索引中的文档与源码没有与这个问题相关的段落，不做猜测。",
+                  "The indexed docs and sources hold no passage related to this question, so I "
+                  "will not guess.");
+  }
+  const RankedPassage& best = ranking.passages[0];
+  const std::string where =
+      cite(best.hit.repo, best.hit.commit, best.hit.path, best.quote_start, best.quote_end);
+  const std::string lacking = joined(ranking.missing, language == Language::kEn ? ", " : "、");
+  if (ranking.identifier_missed) {
+    return phrase(language,
+                  "最接近的段落（" + where + "）没有提到问题里的 " + lacking + "，不做猜测。",
+                  "The closest passage (" + where + ") does not mention " + lacking +
+                      ", so I will not guess.");
+  }
+  return phrase(language,
+                "索引中的文档与源码没有回答这个问题的段落：最接近的段落（" + where +
+                    "）只覆盖问题的 " + share + "，没有提到 " + lacking + "；不做猜测。",
+                "The indexed docs and sources hold no passage that answers this: the closest (" +
+                    where + ") covers " + share + " of the question and does not mention " +
+                    lacking + ", so I will not guess.");
 }
 
 struct Opened {
@@ -184,11 +210,15 @@ json run_helper(const json& input, const json& settings) {
 
   RankOptions options;
   options.top_k = input.value("top_k", 3);
+  options.language = language;
+  options.wants_setting = asks_for_setting(question);
   for (const json& source : opened.sources) {
     if (source["kind"] == "checkout")
       options.skip_bundled_repos.insert(source["repo"].get<std::string>());
   }
-  const std::vector<QueryTerm> terms = segment_question(question);
+  const DocIndex& index = *opened.index;
+  const std::vector<QueryTerm> terms = segment_question(
+      question, [&index](const std::string& term) { return index.document_frequency(term); });
   const Ranking ranking = rank_passages(*opened.index, terms, options);
   const double min_coverage = input.value("min_coverage", kDefaultMinCoverage);
   const double best = ranking.passages.empty() ? 0 : ranking.passages[0].coverage;

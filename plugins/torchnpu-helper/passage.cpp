@@ -1,7 +1,10 @@
 #include "passage.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <regex>
+
+#include "segmenter.hpp"
 
 namespace skillrt::torchnpu_helper {
 namespace {
@@ -74,40 +77,129 @@ std::vector<Section> sections_of(const std::vector<std::string_view>& lines) {
   return sections;
 }
 
+// A line that says something: not blank, not a fence, not a figure or its caption.
+bool content_line(std::string_view line) {
+  const size_t start = line.find_first_not_of(" \t>");
+  if (start == std::string_view::npos) return false;
+  const std::string_view rest = line.substr(start);
+  return !rest.starts_with("```") && !rest.starts_with("![") && !rest.starts_with("**图");
+}
+
+size_t content_lines(const std::vector<std::string_view>& lines, size_t first, size_t last) {
+  size_t count = 0;
+  for (size_t i = first; i < last; ++i) count += content_line(lines[i]) ? 1 : 0;
+  return count;
+}
+
+// The last part of "A > B > C".
+std::string_view leaf(std::string_view heading) {
+  const size_t cut = heading.rfind(" > ");
+  return cut == std::string_view::npos ? heading : heading.substr(cut + 3);
+}
+
+// A section too thin to stand alone (a page title, a two-line example) joins the one after it,
+// so a passage holds a statement with its subject: "# OOM_SNAPSHOT_ENABLE" and the description
+// under it are one passage, and a quote of the description can show the name.
+std::vector<Section> join_thin(const std::vector<std::string_view>& lines,
+                               std::vector<Section> sections) {
+  std::vector<Section> out;
+  for (Section& section : sections) {
+    if (!out.empty()) {
+      Section& open = out.back();
+      const bool thin = content_lines(lines, open.first, open.last) < kThinSectionLines;
+      const bool fits = content_lines(lines, open.first, section.last) <= kMaxPassageLines;
+      if (thin && fits) {
+        if (section.heading.starts_with(open.heading) || open.heading.empty()) {
+          open.heading = section.heading;
+        } else {
+          open.heading += "; " + std::string(leaf(section.heading));
+        }
+        open.last = section.last;
+        continue;
+      }
+    }
+    out.push_back(std::move(section));
+  }
+  return out;
+}
+
 // Cuts one section into chunks at blank lines where possible, within the size limits.
+constexpr size_t kMaxContextNames = 24;
+
+// Code names of `text`: tokens with '_' or '.' and a letter, as the docs write them.
+void add_code_names(std::string_view text, std::vector<std::string>& names) {
+  const std::string clean = normalize_markdown(text);
+  size_t pos = 0;
+  while (pos < clean.size() && names.size() < kMaxContextNames) {
+    const auto word = [&](size_t i) {
+      const auto c = static_cast<unsigned char>(clean[i]);
+      return std::isalnum(c) != 0 || c == '_' || c == '.';
+    };
+    if (!word(pos)) {
+      ++pos;
+      continue;
+    }
+    size_t end = pos;
+    while (end < clean.size() && word(end)) ++end;
+    std::string token = clean.substr(pos, end - pos);
+    while (!token.empty() && token.back() == '.') token.pop_back();
+    const bool code = token.find_first_of("_.") != std::string::npos &&
+                      std::any_of(token.begin(), token.end(), [](char c) {
+                        return std::isalpha(static_cast<unsigned char>(c));
+                      });
+    if (code && token.size() >= 4 && std::find(names.begin(), names.end(), token) == names.end()) {
+      names.push_back(std::move(token));
+    }
+    pos = end;
+  }
+}
+
+bool fence_line(std::string_view line) {
+  const size_t start = line.find_first_not_of(" \t>");
+  return start != std::string_view::npos && line.substr(start).starts_with("```");
+}
+
 void chunk_section(const std::vector<std::string_view>& lines, const Section& section,
                    std::vector<Passage>& out) {
   size_t start = section.first;
+  bool fenced = false;             // inside a ``` block at `start`
+  std::vector<std::string> names;  // code names of the chunks so far
   while (start < section.last) {
     size_t end = start;
     size_t bytes = 0;
-    size_t last_blank = 0;
+    size_t cut = 0;  // the best place to end this chunk: after a blank line outside code
+    bool inside = fenced;
     while (end < section.last && end - start < kMaxPassageLines &&
            (bytes < kMaxPassageBytes || end == start)) {
       bytes += lines[end].size() + 1;
-      if (blank(lines[end]) && end > start + 4) last_blank = end;
+      if (fence_line(lines[end])) inside = !inside;
+      if (!inside && end > start + 4 && (blank(lines[end]) || fence_line(lines[end]))) cut = end;
       ++end;
     }
-    if (end < section.last && last_blank > start) end = last_blank + 1;
+    if (end < section.last && cut > start) end = cut + 1;
     size_t first = start;
     size_t last = end;
     while (first < last && blank(lines[first])) ++first;
     while (last > first && blank(lines[last - 1])) --last;
     if (first < last) {
-      Passage passage{"doc", section.heading, first + 1, last, {}};
+      Passage passage{"doc", section.heading, first + 1, last, {}, fenced, {}};
       for (size_t i = first; i < last; ++i) {
         passage.text.append(lines[i]);
         passage.text.push_back('\n');
       }
+      for (const std::string& name : names)
+        passage.context += (passage.context.empty() ? "" : " ") + name;
+      add_code_names(passage.text, names);
       out.push_back(std::move(passage));
     }
+    for (size_t i = start; i < end; ++i) fenced = fence_line(lines[i]) ? !fenced : fenced;
     start = end;
   }
 }
 
 Passage lines_passage(const std::vector<std::string_view>& lines, size_t first, size_t last,
                       std::string kind, std::string heading) {
-  Passage passage{std::move(kind), std::move(heading), first + 1, last, {}};
+  Passage passage{std::move(kind), std::move(heading), first + 1, last, {}, false, {}};
   for (size_t i = first; i < last; ++i) {
     passage.text.append(lines[i]);
     passage.text.push_back('\n');
@@ -168,7 +260,9 @@ void extract_yaml_ops(const std::vector<std::string_view>& lines, std::vector<Pa
 std::vector<Passage> split_markdown(std::string_view text) {
   const std::vector<std::string_view> lines = split_lines(text);
   std::vector<Passage> out;
-  for (const Section& section : sections_of(lines)) chunk_section(lines, section, out);
+  for (const Section& section : join_thin(lines, sections_of(lines))) {
+    chunk_section(lines, section, out);
+  }
   return out;
 }
 

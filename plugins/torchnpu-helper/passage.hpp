@@ -17,9 +17,17 @@ struct Passage {
   size_t line_start = 0;  // 1-based, inclusive
   size_t line_end = 0;
   std::string text;  // the lines as written
+  // The first line is inside a ``` block that opened in an earlier passage (a long example
+  // cut in two): code, not prose, until the next fence line.
+  bool starts_in_code = false;
+  // Code names (op_plugin_functions.yaml, acl_op) of the earlier chunks of the same section,
+  // space-separated: a section cut in two keeps, for its later chunks, what it is about.
+  std::string context;
 };
 
 constexpr size_t kMaxPassageLines = 24;
+// Sections with fewer lines that say something are joined to the next one.
+constexpr size_t kThinSectionLines = 4;
 constexpr size_t kMaxPassageBytes = 2400;
 
 std::vector<Passage> split_markdown(std::string_view text);

@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "doc_index.hpp"
@@ -28,6 +29,11 @@ struct Ranking {
   std::vector<std::string> unknown_identifiers;
   // The best passage misses every code name of the question that the index does know.
   bool identifier_missed = false;
+  // Words of the question the best passage does not contain, heaviest first (at most a few):
+  // what a decline names as missing.
+  std::vector<std::string> missing;
+  // English words of the question that no indexed page uses.
+  std::vector<std::string> unseen_words;
 };
 
 struct RankOptions {
@@ -35,7 +41,14 @@ struct RankOptions {
   size_t candidates = 80;
   size_t quote_lines = 16;
   std::set<std::string> skip_bundled_repos;  // repos a checkout supersedes
+  Language language = Language::kZh;         // of the question: pages in it rank a little higher
+  // The question asks how to turn something on or set it: when the best page is a variable's
+  // page, its configuration example (export NAME=...) is quoted too.
+  bool wants_setting = false;
 };
+
+// Whether the question asks how to enable, set or configure something.
+bool asks_for_setting(std::string_view question);
 
 Ranking rank_passages(const DocIndex& index, const std::vector<QueryTerm>& terms,
                       const RankOptions& options);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <set>
 #include <unordered_map>
 
@@ -32,11 +33,12 @@ const std::set<std::string, std::less<>> kStopWords = {
 
 // Bigrams that only phrase a Chinese question.
 const std::set<std::string, std::less<>> kStopBigrams = {
-    "什么", "怎么", "如何", "么是", "是什", "为什", "哪些", "哪个", "可以", "一个",
-    "这个", "有哪", "么意", "意思", "的是", "是否", "请问", "应该", "需要", "为何",
-    "一下", "时候", "情况", "问题", "出现", "有什", "么用", "会有", "多少", "是多",
-    "么办", "怎样", "会怎", "能用", "能到", "有没", "没有", "设成", "么时", "能设",
-    "成什", "里的", "里面", "中的", "想保", "该设", "么区", "区别", "么条"};
+    "什么", "怎么", "如何", "么是", "是什", "为什", "哪些", "哪个", "可以", "一个", "这个", "有哪",
+    "么意", "意思", "的是", "是否", "请问", "应该", "需要", "为何", "一下", "时候", "情况", "问题",
+    "出现", "有什", "么用", "会有", "多少", "是多", "么办", "怎样", "会怎", "能用", "能到", "有没",
+    "没有", "设成", "么时", "能设", "成什", "里的", "里面", "中的", "想保", "该设", "么区", "区别",
+    "么条", "几次", "几个", "多大", "多久", "多长", "太慢", "注意", "要做", "时要", "下会", "中途",
+    "为啥", "咋办", "能否", "一般", "具体", "到底", "以后", "之后", "之前", "哪里", "哪儿"};
 
 // Characters that never sit inside a content word here; they end a run like punctuation does,
 // so no bigram spans two words through them.
@@ -51,6 +53,10 @@ bool is_break_char(uint32_t code) {
     case 0x5440:  // 呀
     case 0x561B:  // 嘛
     case 0x8BF7:  // 请
+    case 0x662F:  // 是 (默认值是多少: 值是 is not a word)
+    case 0x624D:  // 才
+    case 0x4E5F:  // 也
+    case 0x90FD:  // 都
     case 0x6211:  // 我
     case 0x4F60:  // 你
       return true;
@@ -76,8 +82,9 @@ const std::unordered_map<std::string, std::vector<std::string>> kGlossary = {
     {"memory", {"内存"}},
     {"cache", {"缓存"}},
     {"caching", {"缓存"}},
-    {"compile", {"编译"}},
-    {"build", {"编译", "构建"}},
+    {"compile", {"编译", "build"}},
+    {"compilation", {"编译", "build"}},
+    {"build", {"编译", "构建", "compile"}},
     {"install", {"安装"}},
     {"operator", {"算子"}},
     {"op", {"算子"}},
@@ -137,6 +144,116 @@ const std::unordered_map<std::string, std::vector<std::string>> kGlossary = {
     {"initialization", {"初始化"}},
     {"export", {"导出"}},
     {"collect", {"采集"}},
+    {"affinity", {"亲和"}},
+    {"release", {"释放", "发布"}},
+    {"free", {"释放"}},
+    {"allocator", {"分配器"}},
+    {"allocate", {"申请", "分配"}},
+    {"uninstall", {"卸载"}},
+    {"upgrade", {"升级"}},
+    {"image", {"镜像"}},
+    {"mirror", {"镜像"}},
+    {"pull", {"拉取"}},
+    {"source", {"源码"}},
+    {"warmup", {"预热"}},
+    {"fault", {"故障"}},
+    {"hardware", {"硬件"}},
+    {"return", {"返回"}},
+    {"crash", {"崩溃"}},
+    {"maintenance", {"维护"}},
+    {"optimizer", {"优化器"}},
+    {"fused", {"融合"}},
+    {"fusion", {"融合"}},
+    {"execution", {"执行"}},
+    {"execute", {"执行"}},
+    {"run", {"执行", "运行"}},
+    {"thread", {"线程"}},
+    {"process", {"进程"}},
+    {"distributed", {"分布式"}},
+    {"cluster", {"集群"}},
+    {"node", {"节点"}},
+    {"bandwidth", {"带宽"}},
+    {"buffer", {"缓冲", "缓存"}},
+    {"size", {"大小"}},
+    {"layout", {"排布"}},
+    {"format", {"格式"}},
+    {"deterministic", {"确定性"}},
+    {"random", {"随机"}},
+    {"tensor", {"张量"}},
+    {"sparse", {"稀疏"}},
+    {"weight", {"权重"}},
+    {"scale", {"缩放"}},
+    {"offset", {"偏移"}},
+    {"group", {"分组"}},
+    {"virtual", {"虚拟"}},
+    {"physical", {"物理"}},
+    {"share", {"共享"}},
+    {"parse", {"解析"}},
+    {"offline", {"离线"}},
+    {"analysis", {"分析"}},
+    {"analyze", {"分析"}},
+    {"file", {"文件"}},
+    {"print", {"打印"}},
+    {"level", {"级别", "等级"}},
+    {"threshold", {"阈值"}},
+    {"detection", {"检测"}},
+    {"detect", {"检测"}},
+    {"check", {"检查", "校验"}},
+    {"verify", {"验证", "校验"}},
+    {"lint", {"静态检查"}},
+    {"dependency", {"依赖"}},
+    {"library", {"库"}},
+    {"link", {"链接"}},
+    {"training", {"训练"}},
+    {"train", {"训练"}},
+    {"inference", {"推理"}},
+    {"model", {"模型"}},
+    {"backend", {"后端"}},
+    {"optimization", {"优化"}},
+    {"tuning", {"调优"}},
+    {"overhead", {"开销"}},
+    {"dispatch", {"下发"}},
+    {"launch", {"下发", "启动"}},
+    {"pipeline", {"流水"}},
+    {"event", {"事件"}},
+    {"wait", {"等待"}},
+    {"capture", {"捕获"}},
+    {"replay", {"重放"}},
+    {"compatible", {"兼容"}},
+    {"compatibility", {"兼容", "配套"}},
+    {"contribute", {"贡献"}},
+    {"contributing", {"贡献"}},
+    {"license", {"许可"}},
+    {"sign", {"签署"}},
+    {"review", {"评审"}},
+    {"step", {"步"}},
+    {"device", {"设备"}},
+    {"card", {"卡"}},
+    {"core", {"核"}},
+    {"cores", {"核数"}},
+    {"product", {"产品"}},
+    {"hang", {"卡死", "卡住"}},
+    {"deadlock", {"卡死"}},
+    {"slow", {"慢"}},
+    {"signature", {"函数原型"}},
+    {"ut", {"单元测试", "测试用例"}},
+    {"unit", {"单元"}},
+    {"case", {"用例"}},
+    {"prototype", {"函数原型"}},
+    // Chinese words of questions and the words the docs use for the same thing.
+    {"运行", {"执行"}},
+    {"执行", {"运行"}},
+    {"导出", {"保存", "生成"}},
+    {"保存", {"导出"}},
+    {"启用", {"开启"}},
+    {"打开", {"开启"}},
+    {"开启", {"启用"}},
+    {"禁用", {"关闭"}},
+    {"缺省", {"默认"}},
+    {"报错", {"错误"}},
+    {"设置", {"配置"}},
+    {"配置", {"设置"}},
+    {"限制", {"约束"}},
 };
 
 bool is_word_byte(char c) {
@@ -150,15 +267,52 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+bool has_vowel(std::string_view text) {
+  return text.find_first_of("aeiouy") != std::string_view::npos;
+}
+
+// A light English stemmer, the same on both sides: plurals, -ing and -ed (with a doubled final
+// consonant undone) and a final silent e, so "submitting", "enabled" and "caches" meet
+// "submit", "enable" and "cache".
 std::string stem(std::string word) {
-  if (word.size() > 4 && word.ends_with("ies")) return word.substr(0, word.size() - 3) + "y";
-  if (word.size() > 3 && word.back() == 's' && !word.ends_with("ss")) word.pop_back();
+  if (word.size() > 4 && word.ends_with("ies")) {
+    word.resize(word.size() - 3);
+    word.push_back('y');
+  } else if (word.size() > 3 && word.back() == 's' && !word.ends_with("ss") &&
+             !word.ends_with("us") && !word.ends_with("is")) {
+    word.pop_back();
+  }
+  for (const std::string_view suffix : {std::string_view("ing"), std::string_view("ed")}) {
+    if (word.size() < suffix.size() + 3 || !word.ends_with(suffix)) continue;
+    std::string base = word.substr(0, word.size() - suffix.size());
+    if (!has_vowel(base)) continue;
+    const char last = base.back();
+    if (base.size() > 2 && last == base[base.size() - 2] &&
+        std::string_view("lsz").find(last) == std::string_view::npos &&
+        !has_vowel(std::string_view(&last, 1))) {
+      base.pop_back();
+    }
+    word = std::move(base);
+    break;
+  }
+  if (word.size() > 4 && word.back() == 'e') word.pop_back();
   return word;
 }
 
 bool has_digit(std::string_view text) {
   return std::any_of(text.begin(), text.end(),
                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+// "2.1", "3.10": a major.minor version.
+bool is_short_version(std::string_view text) {
+  const size_t dot = text.find('.');
+  if (dot == std::string_view::npos || dot == 0 || dot + 1 == text.size()) return false;
+  const auto digits = [](std::string_view part) {
+    return std::all_of(part.begin(), part.end(),
+                       [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+  };
+  return digits(text.substr(0, dot)) && digits(text.substr(dot + 1));
 }
 
 bool looks_like_identifier(std::string_view raw) {
@@ -182,7 +336,26 @@ void split_on(std::string_view text, char sep, std::vector<std::string_view>& ou
   }
 }
 
-// One ASCII token: the whole identifier, then its dotted and underscored parts.
+// The tails of a dotted name with at least two pieces: torch_npu.profiler.dynamic_profile.init
+// also yields profiler.dynamic_profile.init and dynamic_profile.init, so a question may name the
+// API with or without its module (and torch.npu.x meets torch_npu.npu.x at npu.x). Version
+// numbers (2.9.0.post6) have no tails: 9.0.post6 would match other versions.
+std::vector<std::string> dotted_suffixes(const std::vector<std::string_view>& dotted) {
+  std::vector<std::string> out;
+  const bool named = std::all_of(dotted.begin(), dotted.end(), [](std::string_view piece) {
+    return !piece.empty() && std::isdigit(static_cast<unsigned char>(piece[0])) == 0;
+  });
+  if (!named) return out;
+  for (size_t first = 1; first + 2 <= dotted.size(); ++first) {
+    std::string tail(dotted[first]);
+    for (size_t i = first + 1; i < dotted.size(); ++i) tail += "." + std::string(dotted[i]);
+    out.push_back(std::move(tail));
+  }
+  return out;
+}
+
+// One ASCII token: the whole identifier, its dotted tails, then its dotted and underscored
+// parts.
 void emit_ascii(std::string_view raw, std::vector<std::string>& out) {
   const std::string token = lower(raw);
   if (token.find_first_of("_.") == std::string::npos) {
@@ -194,6 +367,7 @@ void emit_ascii(std::string_view raw, std::vector<std::string>& out) {
   out.push_back(token);
   std::vector<std::string_view> dotted;
   split_on(token, '.', dotted);
+  for (const std::string& suffix : dotted_suffixes(dotted)) out.push_back(suffix);
   for (std::string_view piece : dotted) {
     if (dotted.size() > 1 && piece.find('_') != std::string_view::npos) out.emplace_back(piece);
     std::vector<std::string_view> parts;
@@ -215,6 +389,51 @@ void emit_cjk_run(const std::vector<std::string_view>& run, std::vector<std::str
     bigram.append(run[i + 1]);
     out.push_back(std::move(bigram));
   }
+}
+
+// Stop bigrams are words too: cutting them out whole keeps their characters from pairing with
+// the topic words around them ("中途怎么手动" is 中途|怎么|手动, not 途怎 or 么手).
+constexpr double kStopBigramScore = 12.0;
+// A bigram the docs never use still beats two loose characters: an unknown word should stay in
+// the question (it is what makes a decline right), not vanish.
+constexpr double kBigramBonus = 0.1;
+
+// The bigrams of `run` (character strings) that a best non-overlapping cut keeps, in order.
+std::vector<std::string> cut_run(const std::vector<std::string_view>& run,
+                                 const TermFrequency& frequency) {
+  if (run.size() == 1) return {std::string(run[0])};
+  const size_t n = run.size();
+  const auto bigram = [&](size_t i) {
+    std::string out(run[i]);
+    out.append(run[i + 1]);
+    return out;
+  };
+  // best[i]: the best score of run[i..n); take[i]: whether run[i] starts a kept bigram there.
+  std::vector<double> best(n + 1, 0);
+  std::vector<bool> take(n + 1, false);
+  for (size_t i = n; i-- > 0;) {
+    best[i] = best[i + 1];
+    if (i + 1 >= n) continue;
+    const std::string pair = bigram(i);
+    const double score =
+        kStopBigrams.count(pair) != 0
+            ? kStopBigramScore
+            : std::log1p(static_cast<double>(std::max<int64_t>(frequency(pair), 0))) + kBigramBonus;
+    if (score + best[i + 2] > best[i]) {
+      best[i] = score + best[i + 2];
+      take[i] = true;
+    }
+  }
+  std::vector<std::string> out;
+  for (size_t i = 0; i < n;) {
+    if (take[i]) {
+      out.push_back(bigram(i));
+      i += 2;
+    } else {
+      ++i;
+    }
+  }
+  return out;
 }
 
 // Walks the text once; calls `ascii` with each raw ASCII token and `cjk` with each CJK run.
@@ -283,18 +502,45 @@ std::string segment_for_index(std::string_view text) {
   return out;
 }
 
-std::vector<QueryTerm> segment_question(std::string_view question) {
+std::vector<QueryTerm> segment_question(std::string_view question, const TermFrequency& frequency) {
   const std::string clean = normalize_markdown(question);
   std::vector<QueryTerm> terms;
   std::set<std::string> seen;
-  const auto add = [&](std::string text, bool identifier) {
-    if (kStopWords.count(text) != 0 || kStopBigrams.count(text) != 0) return;
+  // The question's words are stemmed; so are the keys they are looked up by.
+  static const std::set<std::string> kStemmedStopWords = [] {
+    std::set<std::string> words;
+    for (const std::string& word : kStopWords) {
+      words.insert(word);
+      words.insert(stem(word));
+    }
+    return words;
+  }();
+  static const std::unordered_map<std::string, std::vector<std::string>> kStemmedGlossary = [] {
+    std::unordered_map<std::string, std::vector<std::string>> glossary;
+    for (const auto& [word, forms] : kGlossary) {
+      const bool ascii = std::all_of(word.begin(), word.end(),
+                                     [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+      auto& entry = glossary[ascii ? stem(word) : word];
+      entry.insert(entry.end(), forms.begin(), forms.end());
+    }
+    return glossary;
+  }();
+  const auto add = [&](std::string text, bool identifier, bool part) {
+    if (kStemmedStopWords.count(text) != 0 || kStopBigrams.count(text) != 0) return;
     if (!seen.insert(text).second) return;
-    QueryTerm term{std::move(text), {}, identifier};
-    const auto gloss = kGlossary.find(term.text);
-    if (gloss != kGlossary.end()) {
+    QueryTerm term{std::move(text), {}, identifier, part, {}};
+    term.surface = term.text;
+    // "PyTorch 2.1" is written 2.1.0 in the docs.
+    if (is_short_version(term.text)) term.synonyms.push_back(term.text + ".0");
+    const auto gloss = kStemmedGlossary.find(term.text);
+    if (gloss != kStemmedGlossary.end()) {
       for (const std::string& word : gloss->second) {
-        for (std::string& form : segment(word)) term.synonyms.push_back(std::move(form));
+        for (std::string& form : segment(word)) {
+          if (form != term.text &&
+              std::find(term.synonyms.begin(), term.synonyms.end(), form) == term.synonyms.end()) {
+            term.synonyms.push_back(std::move(form));
+          }
+        }
       }
     }
     terms.push_back(std::move(term));
@@ -305,12 +551,32 @@ std::vector<QueryTerm> segment_question(std::string_view question) {
         std::vector<std::string> forms;
         emit_ascii(raw, forms);
         const bool identifier = looks_like_identifier(raw);
-        for (size_t i = 0; i < forms.size(); ++i) add(std::move(forms[i]), identifier && i == 0);
+        // A dotted name's tails are other spellings of the whole name, not pieces of it.
+        std::vector<std::string_view> dotted;
+        const std::string token = lower(raw);
+        split_on(token, '.', dotted);
+        const std::vector<std::string> tails =
+            dotted.size() > 2 ? dotted_suffixes(dotted) : std::vector<std::string>{};
+        const size_t before = terms.size();
+        for (size_t i = 0; i < forms.size(); ++i) {
+          if (i > 0 && std::find(tails.begin(), tails.end(), forms[i]) != tails.end()) continue;
+          add(std::move(forms[i]), identifier && i == 0, i > 0);
+        }
+        if (terms.size() > before && !terms[before].part) terms[before].surface = token;
+        if (terms.size() > before && terms[before].identifier) {
+          terms[before].synonyms.insert(terms[before].synonyms.end(), tails.begin(), tails.end());
+        }
       },
       [&](const std::vector<std::string_view>& run) {
         std::vector<std::string> forms;
-        emit_cjk_run(run, forms);
-        for (std::string& form : forms) add(std::move(form), false);
+        // A lone character (跑, 装, 用) is a verb or a particle, not a topic.
+        if (run.size() == 1) return;
+        if (frequency) {
+          forms = cut_run(run, frequency);
+        } else {
+          emit_cjk_run(run, forms);
+        }
+        for (std::string& form : forms) add(std::move(form), false, false);
       });
   return terms;
 }

@@ -6,6 +6,8 @@
 #ifndef SKILLRT_TORCHNPU_HELPER_SEGMENTER_HPP_
 #define SKILLRT_TORCHNPU_HELPER_SEGMENTER_HPP_
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,11 +27,23 @@ struct QueryTerm {
   std::string text;                   // the term as indexed
   std::vector<std::string> synonyms;  // other indexed forms that count as the same term
   bool identifier = false;            // a code token: names an API, a variable or a version
+  bool part = false;    // a piece of a longer code token of the question ("npu" of "torch_npu")
+  std::string surface;  // the word as written, lower-cased, before stemming ("scale", not "scal")
 };
+
+// How many indexed passages hold a term; lets a question be cut into the words the docs use.
+using TermFrequency = std::function<int64_t(const std::string&)>;
 
 // The question's distinct terms without question words, each English word with the Chinese
 // forms the docs use for it (most pages are Chinese; many questions are English).
-std::vector<QueryTerm> segment_question(std::string_view question);
+//
+// Documents keep every overlapping bigram of a Chinese run, but most bigrams of a question cut
+// across two words ("内存快照" also yields "存快"), and such cuts read as topic words the docs
+// lack. Given `frequency`, each Chinese run of the question is instead cut into the
+// non-overlapping bigrams the docs use most (dynamic programming over log document frequency),
+// and only those become terms. Without it every bigram is kept.
+std::vector<QueryTerm> segment_question(std::string_view question,
+                                        const TermFrequency& frequency = {});
 
 enum class Language { kZh, kEn, kMixed };
 

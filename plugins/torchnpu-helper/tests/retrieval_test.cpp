@@ -70,6 +70,37 @@ TEST_CASE("an API the sources lack is declined, naming it and what would find ou
   CHECK_FALSE(result["unknown"]["next"].empty());
 }
 
+TEST_CASE("a later chunk of a section is found through its section's names", "[retrieval]") {
+  // The field list sits below a long yaml example that names the file; the list does not.
+  const json result = ask("op_plugin_functions.yaml 里的 acl_op 字段是什么意思？");
+  REQUIRE(result["status"] == "answered");
+  CHECK(quotes(result, "acl\\_op：表示在该版本支持acl\\_op调用"));
+}
+
+TEST_CASE("asking how to turn a variable on quotes its export line", "[retrieval]") {
+  const json result = ask("怎么开启 HCCL 通信超时分析？");
+  REQUIRE(result["status"] == "answered");
+  CHECK(result["passages"][0]["path"].get<std::string>().ends_with("TORCH_HCCL_DESYNC_DEBUG.md"));
+  CHECK(quotes(result, "export TORCH_HCCL_DESYNC_DEBUG=1"));
+}
+
+TEST_CASE("an English question is answered from the English copy of a page", "[retrieval]") {
+  const json result = ask("Which GCC version do I need to build OpPlugin for PyTorch 2.9.0?");
+  REQUIRE(result["status"] == "answered");
+  CHECK(result["passages"][0]["path"] == "docs/en/install.md");
+  CHECK(quotes(result, "| 2.9.0   | v2.9.0   | master   | 3.10, 3.11, 3.12, 3.13      | 13.3 |"));
+}
+
+TEST_CASE("a decline names the words no page uses", "[retrieval]") {
+  const json result = ask("How much does an Atlas 800T A2 training server cost?");
+  CHECK(result["status"] == "not_found");
+  CHECK(result["passages"].empty());
+  CHECK(result["unknown"]["message"].get<std::string>().find("cost") != std::string::npos);
+  const json zh = ask("昇腾 NPU 的量子计算单元怎么开启？");
+  CHECK(zh["status"] == "not_found");
+  CHECK(zh["unknown"]["message"].get<std::string>().find("量子") != std::string::npos);
+}
+
 TEST_CASE("an off-topic question is declined in its language", "[retrieval]") {
   const json zh = ask("今天北京的天气怎么样？");
   CHECK(zh["status"] == "not_found");

@@ -1,18 +1,34 @@
-// Prints the score of a question set and every miss; run by hand on the held-out set.
+// Prints the score of a question set and every miss; run by hand on a held-out set.
+// `--show` also prints each answer (status, answer line, cited quotes): for development sets
+// only, never for a held-out set before its one scoring.
 #include <cstdio>
+#include <cstring>
 #include <exception>
+#include <string>
 
 #include "helper.hpp"
 #include "scoring.hpp"
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s <questions.jsonl> [cache_dir]\n", argv[0]);
+  std::string set;
+  std::string cache;
+  bool show = false;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--show") == 0) {
+      show = true;
+    } else if (set.empty()) {
+      set = argv[i];
+    } else {
+      cache = argv[i];
+    }
+  }
+  if (set.empty()) {
+    std::fprintf(stderr, "usage: %s <questions.jsonl> [cache_dir] [--show]\n", argv[0]);
     return 2;
   }
   try {
-    const std::string cache = argc > 2 ? argv[2] : skillrt::torchnpu_helper::default_cache_dir();
-    const auto score = torchnpu_helper_test::score_file(argv[1], cache);
+    if (cache.empty()) cache = skillrt::torchnpu_helper::default_cache_dir();
+    const auto score = torchnpu_helper_test::score_file(set, cache, show);
     std::printf("answerable: %zu/%zu right (%.1f%%)\n", score.answered_right, score.answerable,
                 score.answerable ? 100.0 * score.answered_right / score.answerable : 0.0);
     std::printf("unanswerable: %zu/%zu declined (%.1f%%)\n", score.declined_right,

@@ -1,6 +1,7 @@
 #include "scoring.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -46,9 +47,26 @@ std::string check_answer(const json& question, const json& result) {
   return "no citation of the expected source quotes a fact";
 }
 
+void print_answer(const json& question, const json& result) {
+  std::printf("== %s [%s] %s\n   status %s\n", question["id"].get<std::string>().c_str(),
+              result["language"].get<std::string>().c_str(),
+              question["question"].get<std::string>().c_str(),
+              result["status"].get<std::string>().c_str());
+  if (result.contains("answer")) {
+    std::printf("   answer: %s\n", result["answer"]["text"].get<std::string>().c_str());
+  }
+  if (result.contains("unknown")) {
+    std::printf("   unknown: %s\n", result["unknown"]["message"].get<std::string>().c_str());
+  }
+  for (const json& passage : result["passages"]) {
+    std::printf("   [%s] %.3f %s\n", passage["citation"].get<std::string>().c_str(),
+                passage["coverage"].get<double>(), passage["matched"].dump().c_str());
+  }
+}
+
 }  // namespace
 
-Score score_file(const std::string& jsonl, const std::string& cache_dir) {
+Score score_file(const std::string& jsonl, const std::string& cache_dir, bool show) {
   std::ifstream in(jsonl);
   if (!in) throw std::runtime_error("cannot read question set " + jsonl);
   Score score;
@@ -59,6 +77,7 @@ Score score_file(const std::string& jsonl, const std::string& cache_dir) {
     const json result = skillrt::torchnpu_helper::run_helper(
         json{{"question", question["question"]}, {"cache_dir", cache_dir}}, json::object());
     score.worst_ms = std::max(score.worst_ms, result["elapsed_ms"].get<double>());
+    if (show) print_answer(question, result);
     const std::string id = question["id"].get<std::string>();
     if (!question["answerable"].get<bool>()) {
       ++score.unanswerable;

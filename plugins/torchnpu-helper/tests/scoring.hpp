@@ -17,7 +17,8 @@ struct Score {
   double worst_ms = 0;
 };
 
-Score score_file(const std::string& jsonl, const std::string& cache_dir);
+// `show` prints every answer to stdout as it is scored (development sets only).
+Score score_file(const std::string& jsonl, const std::string& cache_dir, bool show = false);
 
 }  // namespace torchnpu_helper_test
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 
 #include "passage.hpp"
 #include "segmenter.hpp"
@@ -60,12 +61,85 @@ TEST_CASE("the language of a question is told apart", "[segmenter]") {
 
 TEST_CASE("markdown is cut at headings with the heading path kept", "[passage]") {
   const std::string doc =
-      "# Title\n\nintro\n\n## Part A\n\nalpha line\n\n```\n# not a heading\n```\n";
+      "# Title\n\none\ntwo\nthree\nfour\n\n## Part A\n\nalpha line\n\n```\n# not a heading\n```\n";
   const auto passages = split_markdown(doc);
   REQUIRE(passages.size() == 2);
   CHECK(passages[1].heading == "Title > Part A");
-  CHECK(passages[1].line_start == 5);
+  CHECK(passages[1].line_start == 8);
   CHECK(passages[1].text.find("# not a heading") != std::string::npos);
+}
+
+TEST_CASE("a bare title joins the section under it, so a quote can show the name", "[passage]") {
+  const auto passages =
+      split_markdown("# OOM_SNAPSHOT_ENABLE\n\n## 功能描述\n\n内存不足时保存内存数据。\n");
+  REQUIRE(passages.size() == 1);
+  CHECK(passages[0].line_start == 1);
+  CHECK(passages[0].heading == "OOM_SNAPSHOT_ENABLE > 功能描述");
+  CHECK(passages[0].text.find("# OOM_SNAPSHOT_ENABLE") == 0);
+}
+
+TEST_CASE("a section cut in two keeps its code state and its names", "[passage]") {
+  std::string doc = "## Rules\n\n```yaml\n# op_plugin_functions.yaml\n";
+  for (int i = 0; i < 30; ++i) doc += "  - func: op_" + std::to_string(i) + "(Tensor self)\n";
+  doc += "```\n\n- gen_opapi：对于支持op_api调用的算子\n";
+  const auto passages = split_markdown(doc);
+  REQUIRE(passages.size() >= 2);
+  CHECK_FALSE(passages[0].starts_in_code);
+  CHECK(passages[1].starts_in_code);
+  CHECK(passages[1].context.find("op_plugin_functions.yaml") != std::string::npos);
+}
+
+TEST_CASE("a Chinese question is cut into the words the docs use", "[segmenter]") {
+  const std::map<std::string, int64_t> frequency = {
+      {"训练", 568}, {"练中", 4}, {"手动", 39},  {"导出", 29}, {"出一", 1},
+      {"一次", 44},  {"次内", 3}, {"内存", 176}, {"存快", 10}, {"快照", 12}};
+  const auto terms =
+      segment_question("训练中途怎么手动导出一次内存快照？", [&](const std::string& t) {
+        const auto found = frequency.find(t);
+        return found == frequency.end() ? int64_t{0} : found->second;
+      });
+  std::vector<std::string> texts;
+  for (const QueryTerm& term : terms) texts.push_back(term.text);
+  CHECK(has(texts, "内存"));
+  CHECK(has(texts, "快照"));
+  CHECK(has(texts, "手动"));
+  CHECK_FALSE(has(texts, "存快"));
+  CHECK_FALSE(has(texts, "途怎"));
+  CHECK_FALSE(has(texts, "中途"));  // phrasing, not a topic
+  // Without frequencies every bigram stays, as documents are indexed.
+  std::vector<std::string> all;
+  for (const QueryTerm& term : segment_question("内存快照")) all.push_back(term.text);
+  CHECK(has(all, "存快"));
+}
+
+TEST_CASE("English words are stemmed alike in docs and questions", "[segmenter]") {
+  const auto terms = segment("submitting enabled caches configure");
+  CHECK(has(terms, "submit"));
+  CHECK(has(terms, "enabl"));
+  CHECK(has(terms, "cach"));
+  CHECK(has(terms, "configur"));
+  const auto question = segment_question("How do I enable caching?");
+  const auto enable = std::find_if(question.begin(), question.end(),
+                                   [](const QueryTerm& t) { return t.text == "enabl"; });
+  REQUIRE(enable != question.end());
+  CHECK(enable->surface == "enable");
+  CHECK(has(enable->synonyms, "开启"));
+}
+
+TEST_CASE("a dotted API name is indexed with its tails, a version is not", "[segmenter]") {
+  const auto terms = segment("torch_npu.profiler.dynamic_profile.init(path)");
+  CHECK(has(terms, "dynamic_profile.init"));
+  CHECK(has(terms, "profiler.dynamic_profile.init"));
+  CHECK_FALSE(has(segment("2.9.0.post6"), "9.0.post6"));
+  const auto question = segment_question("torch.npu.set_device_limit 能调用几次？");
+  REQUIRE_FALSE(question.empty());
+  CHECK(question[0].identifier);
+  CHECK(has(question[0].synonyms, "npu.set_device_limit"));
+  const auto version = segment_question("PyTorch 2.1 and later");
+  const auto minor = std::find_if(version.begin(), version.end(),
+                                  [](const QueryTerm& t) { return t.text == "2.1"; });
+  REQUIRE(minor != version.end());
+  CHECK(has(minor->synonyms, "2.1.0"));
 }
 
 TEST_CASE("source files yield env reads, TORCH_CHECK calls and yaml op entries", "[passage]") {
