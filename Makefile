@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 CTEST_ARGS ?=
 
-.PHONY: deps configure build demo test asan-test bench clean
+.PHONY: deps configure build demo test asan-test fuzz bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -27,5 +27,23 @@ asan-test:
 	@$(MAKE) --no-print-directory test BUILD=build-asan BUILD_TYPE=Debug \
 	  CMAKE_FLAGS="-DSKILLRT_SANITIZE=ON $(CMAKE_FLAGS)"
 
+# libFuzzer targets (tests/fuzz) in their own clang tree, each run for FUZZ_SECONDS on a copy of
+# its corpus; new inputs stay in build-fuzz/corpus. A crash leaves its reproducer in
+# build-fuzz/artifacts: add it to tests/fuzz/corpus/<target> with the fix.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= call_scan
+fuzz:
+	@scripts/install-deps.sh --with-clang
+	@CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DSKILLRT_FUZZ=ON >/dev/null
+	@cmake --build build-fuzz --target skillrt_fuzz_targets -j $(JOBS)
+	@mkdir -p build-fuzz/artifacts
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* build-fuzz/corpus/$$t/; \
+	  build-fuzz/tests/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -dict=tests/fuzz/json.dict -artifact_prefix=build-fuzz/artifacts/$$t- \
+	    build-fuzz/corpus/$$t || exit 1; \
+	done
+
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan build-fuzz

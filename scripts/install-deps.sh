@@ -13,9 +13,12 @@ packages=(
   openssh-client openssh-server
   libsqlite3-dev python3-aiosmtpd
 )
-if [[ "${1:-}" == "--with-node" ]]; then
-  packages+=(nodejs npm)
-fi
+for option in "$@"; do
+  case "$option" in
+    --with-node) packages+=(nodejs npm) ;;
+    --with-clang) packages+=(clang) ;;  # make fuzz: libFuzzer comes with Debian's clang
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do
