@@ -20,14 +20,16 @@ int main(int argc, char** argv) {
     }
     for (const auto& path : paths) {
       std::ifstream in(path, std::ios::binary);
-      const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string bytes((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
       std::fprintf(stderr, "%s\n", path.c_str());
       LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
       ++files;
     }
   }
   if (files == 0) {
-    std::fprintf(stderr, "no corpus files under the given directories; pass tests/fuzz/corpus/<target>\n");
+    std::fprintf(stderr,
+                 "no corpus files under the given directories; pass tests/fuzz/corpus/<target>\n");
     return 1;
   }
   std::printf("%zu corpus files ran without a crash or a differential mismatch\n", files);
