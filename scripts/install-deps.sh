@@ -16,7 +16,7 @@ packages=(
 for option in "$@"; do
   case "$option" in
     --with-node) packages+=(nodejs npm) ;;
-    --with-clang) packages+=(clang) ;;  # make fuzz: libFuzzer comes with Debian's clang
+    --with-clang) packages+=(clang-16) ;;  # make fuzz: libFuzzer comes with Debian's clang
   esac
 done
 
