@@ -27,6 +27,7 @@
 #include "mcp/tool_definition.hpp"
 #include "transport/http_transport.hpp"
 #include "transport/stdio_transport.hpp"
+#include "web/page.hpp"
 
 namespace skillrt::cli {
 
@@ -451,8 +452,11 @@ int cmd_serve(Runtime& rt, const GlobalOptions& g, const ServeOptions& o) {
   http.allowed_origins = o.origins;
   http.max_body_bytes = o.max_line_mb << 20;
   http.idle_poll = std::chrono::microseconds(o.idle_poll_us);
+  http.page = web::serve;
   http.on_listening = [&http](uint16_t bound) {
     spdlog::warn("skillrt MCP server listening on http://{}:{}/mcp", http.host, bound);
+    // With the token in it, as Jupyter does: the address is the key to the page.
+    spdlog::warn("skillrt web page: {}", web::page_url(http.host, bound, http.token));
   };
   return transport::run_http(server, http);
 }

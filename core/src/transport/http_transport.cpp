@@ -74,6 +74,42 @@ bool constant_time_equal(std::string_view a, std::string_view b) {
   return diff == 0;
 }
 
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The percent-decoded value of `name` in the target's query ("/?token=a%2Bb" -> "a+b"); empty
+// when absent.
+std::string query_value(std::string_view target, std::string_view name) {
+  const size_t question = target.find('?');
+  if (question == std::string_view::npos) return {};
+  std::string_view query = target.substr(question + 1);
+  while (!query.empty()) {
+    const size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    if (!pair.starts_with(name) || pair.size() <= name.size() || pair[name.size()] != '=') continue;
+    const std::string_view raw = pair.substr(name.size() + 1);
+    std::string value;
+    for (size_t i = 0; i < raw.size(); ++i) {
+      if (raw[i] == '+') {
+        value += ' ';
+      } else if (raw[i] == '%' && i + 2 < raw.size() && hex_digit(raw[i + 1]) >= 0 &&
+                 hex_digit(raw[i + 2]) >= 0) {
+        value += static_cast<char>(hex_digit(raw[i + 1]) * 16 + hex_digit(raw[i + 2]));
+        i += 2;
+      } else {
+        value += raw[i];
+      }
+    }
+    return value;
+  }
+  return {};
+}
+
 std::string new_session_id() {
   static thread_local std::mt19937_64 rng([] {
     std::random_device rd;
@@ -185,6 +221,11 @@ struct HttpServer::Impl {
       std::lock_guard lock(spare_mutex);
       if (spares_to_leave > 0) {
         --spares_to_leave;
+        // Work the last handler queued from this thread (a read completed, a write to start) is
+        // put on the shared queue without waking anyone: Asio expects this thread to run it
+        // next. Posted from outside the loop, this empty handler wakes the I/O thread, which
+        // may be blocked in epoll_wait, so that it runs that work instead.
+        asio::post(ioc, [] {});
         return;
       }
     }
@@ -273,7 +314,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void route() {
     const std::string_view target = request_.target();
-    if (target.substr(0, target.find('?')) != "/mcp") {
+    const std::string_view path = target.substr(0, target.find('?'));
+    const bool page = path != "/mcp";
+    if (page && !impl_->options.page) {
       respond(http::status::not_found, http_error_body("Not Found: the MCP endpoint is /mcp"));
       return;
     }
@@ -296,6 +339,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       origin_.clear();
       return;
     }
+    if (page) return serve_page(path, target);
     if (request_.method() == http::verb::options) {
       respond(http::status::no_content, {}, {}, true);
       return;
@@ -332,6 +376,33 @@ class Connection : public std::enable_shared_from_this<Connection> {
                 http_error_body("Method Not Allowed: use POST, GET or DELETE on /mcp"),
                 "Allow: GET, POST, DELETE, OPTIONS\r\n");
     }
+  }
+
+  // The web page: GET only, same token as /mcp (or ?token= from the link `serve` prints).
+  void serve_page(std::string_view path, std::string_view target) {
+    origin_.clear();  // no CORS headers: the page is opened, never read by other origins' scripts
+    if (request_.method() != http::verb::get) {
+      respond_as(http::status::method_not_allowed, "text/plain; charset=utf-8",
+                 "Method Not Allowed: the page is read with GET; MCP clients use /mcp\n",
+                 "Allow: GET\r\n");
+      return;
+    }
+    if (!impl_->options.token.empty() && !authorized() &&
+        !constant_time_equal(query_value(target, "token"), impl_->options.token)) {
+      respond_as(http::status::unauthorized, "text/plain; charset=utf-8",
+                 "Unauthorized: open the address that `skillrt serve` printed (it ends in "
+                 "?token=...), or send 'Authorization: Bearer <token>'\n",
+                 "WWW-Authenticate: Bearer realm=\"skillrt\"\r\n");
+      return;
+    }
+    auto answer = impl_->options.page(path);
+    if (!answer) {
+      respond_as(http::status::not_found, "text/plain; charset=utf-8",
+                 "Not Found: the page is at / and the MCP endpoint at /mcp\n");
+      return;
+    }
+    respond_as(static_cast<http::status>(answer->status), answer->content_type,
+               std::move(answer->body), answer->headers);
   }
 
   bool origin_allowed(const std::string& origin) const {
@@ -552,7 +623,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // A complete response; the next request is read once it is written.
   void respond(http::status status, std::string body, std::string_view extra = {},
                bool empty = false) {
-    const std::string_view type = empty ? std::string_view() : "application/json";
+    respond_as(status, empty ? std::string_view() : "application/json", std::move(body), extra);
+  }
+
+  void respond_as(http::status status, std::string_view type, std::string body,
+                  std::string_view extra = {}) {
     std::string out = head(status, type, body.size(), extra);
     out += body;
     queue(std::move(out));

@@ -1,6 +1,7 @@
 // MCP over Streamable HTTP (Boost.Beast/Asio): one endpoint, /mcp. POST carries client messages
 // and is answered with JSON or an SSE stream; GET opens the session's SSE stream; DELETE ends a
-// session. Sessions are issued at initialize through Mcp-Session-Id.
+// session. Sessions are issued at initialize through Mcp-Session-Id. Other paths are left to
+// HttpOptions::page (the web page), when set.
 #pragma once
 
 #include <chrono>
@@ -8,13 +9,23 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/error.hpp"
 #include "mcp/server.hpp"
 
 namespace skillrt::transport {
+
+// A complete answer to a GET of a path other than /mcp (HttpOptions::page).
+struct PageResponse {
+  unsigned status = 200;
+  std::string content_type;
+  std::string body;
+  std::string headers;  // extra header lines, each ending in "\r\n"
+};
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
@@ -32,6 +43,10 @@ struct HttpOptions {
   // adapts (transport/detail/poll_window.hpp): it opens only while requests keep arriving
   // within it, so a client that pauses between calls costs no polling. Zero: never poll.
   std::chrono::microseconds idle_poll{50};
+  // GETs of paths other than /mcp (the web page, core/src/web), after the same Host, Origin and
+  // token checks as /mcp. The token may also come as ?token=, because a browser opening a link
+  // cannot send a header. nullopt: 404. Unset: only /mcp is served.
+  std::function<std::optional<PageResponse>(std::string_view path)> page;
 };
 
 // Listens on host:port and serves until SIGINT or SIGTERM. Returns the process exit code (1 when
