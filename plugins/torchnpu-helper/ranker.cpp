@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <map>
 #include <regex>
+#include <set>
 #include <unordered_set>
 
 namespace skillrt::torchnpu_helper {
@@ -11,7 +13,6 @@ namespace {
 
 constexpr size_t kMaxQuoteLineBytes = 400;
 constexpr double kIdentifierBoost = 1.5;
-constexpr double kUnknownWordBoost = 2.0;
 // The pieces of a code token (op, plugin, functions of op_plugin_functions.yaml) match loosely
 // named mentions; they must not outweigh the whole name and the rest of the question.
 constexpr double kPartShare = 0.3;
@@ -20,8 +21,10 @@ constexpr double kPartShare = 0.3;
 constexpr double kGenericNameShare = 0.05;
 constexpr double kMinAnswerShare = 0.35;
 // Score bonuses, as shares of the question's weight: a passage that defines a name of the
-// question, a page named after one, and a page in the question's language (the bundle holds
-// English and Chinese copies of several pages).
+// question, a page named after one, and, between the English and Chinese copies of one page,
+// the copy in the question's language. Only between copies: an English question is answered
+// from a Chinese page when that page is the one that says it, and most pages have no English
+// copy.
 constexpr double kDefinitionBonus = 0.6;
 constexpr double kNamedPageBonus = 0.15;
 constexpr double kSameLanguageBonus = 0.08;
@@ -75,11 +78,6 @@ std::vector<WeightedTerm> weigh(const DocIndex& index, const std::vector<QueryTe
     weighted.known = best_df > 0;
     weighted.generic = best_df > kGenericNameShare * n;
     weighted.weight = weighted.known ? idf(best_df) : idf(0);
-    // An English word no page uses (nor any of its Chinese forms) is likely the very thing
-    // asked about ("cost", "Kubernetes"): the docs cannot say much without it.
-    if (!weighted.known && !term.identifier && is_ascii_word(term.text)) {
-      weighted.weight *= kUnknownWordBoost;
-    }
     if (term.identifier && !weighted.generic) weighted.weight *= kIdentifierBoost;
     if (term.part) weighted.weight *= kPartShare;
     out.push_back(std::move(weighted));
@@ -190,6 +188,19 @@ bool mostly_chinese(std::string_view text) {
     if (std::isalpha(c) != 0) ++latin;
   }
   return cjk * 4 > latin;
+}
+
+// A page's path with its language marks taken out ("docs/zh/x.md" and "docs/en/x.md",
+// "README.md" and "README.en.md" read alike): the key its copies share.
+std::string copy_key(const std::string& path) {
+  std::string key = path;
+  for (const std::string_view mark : {"/zh/", "/en/"}) {
+    if (const size_t at = key.find(mark); at != std::string::npos) key.replace(at, 4, "/");
+  }
+  for (const std::string_view mark : {".en.md", ".zh.md"}) {
+    if (key.ends_with(mark)) key.replace(key.size() - mark.size(), mark.size(), ".md");
+  }
+  return key;
 }
 
 std::vector<std::string> split_lines(const std::string& text) {
@@ -339,6 +350,9 @@ Ranking rank_passages(const DocIndex& index, const std::vector<QueryTerm>& terms
   std::vector<IndexHit> hits = index.search(terms, options.candidates);
   double best_bm25 = 0;
   for (const IndexHit& hit : hits) best_bm25 = std::min(best_bm25, hit.bm25);
+  // The pages among the candidates that have a copy in the other language there too.
+  std::map<std::string, std::set<std::string>> copies;
+  for (const IndexHit& hit : hits) copies[copy_key(hit.path)].insert(hit.path);
   std::vector<RankedPassage> ranked;
   for (IndexHit& hit : hits) {
     if (hit.source_kind == "bundled" && options.skip_bundled_repos.count(hit.repo) != 0) continue;
@@ -385,7 +399,9 @@ Ranking rank_passages(const DocIndex& index, const std::vector<QueryTerm>& terms
         defined += weighted[t].weight;
       }
     }
-    const bool same_language = mostly_chinese(hit.text) == (options.language != Language::kEn);
+    const bool has_copy = copies[copy_key(hit.path)].size() > 1;
+    const bool same_language =
+        has_copy && mostly_chinese(hit.text) == (options.language != Language::kEn);
     const bool on_focus = focus < weighted.size() && present(weighted[focus]);
     passage.score = 0.7 * passage.coverage + 0.3 * relevance - silent +
                     (on_focus ? kFocusBonus : 0) +

@@ -1,6 +1,6 @@
-// The development sets keep the skill from sliding: the first held-out set (scored once, now
-// development data), the dev set the ranking was first tuned on, and dev2. Each floor is the
-// level reached when it was set; a change that answers fewer questions right, or declines fewer
+// The development sets keep the skill from sliding: the first two held-out sets (each scored
+// once, now development data), the dev set the ranking was first tuned on, and dev2. Each floor is
+// the level reached when it was set; a change that answers fewer questions right, or declines fewer
 // of the unanswerable ones, fails here and must say why in its commit.
 #include <catch2/catch.hpp>
 
@@ -23,7 +23,13 @@ void check_floor(const std::string& set, size_t answered, size_t declined) {
 }  // namespace
 
 TEST_CASE("the first held-out set, now development data, stays at its level", "[score]") {
-  check_floor("heldout/questions.jsonl", 50, 9);  // of 55 and 10
+  // 49 and 8 since the unseen-word boost went (heldout2: eight English questions declined on
+  // one function word for one "how much does it cost" decline kept here, h49).
+  check_floor("heldout/questions.jsonl", 49, 8);  // of 55 and 10
+}
+
+TEST_CASE("the second held-out set, now development data, stays at its level", "[score]") {
+  check_floor("heldout/heldout2.jsonl", 40, 13);  // of 62 and 13
 }
 
 TEST_CASE("the dev set stays at its level", "[score]") {
@@ -31,5 +37,7 @@ TEST_CASE("the dev set stays at its level", "[score]") {
 }
 
 TEST_CASE("dev2 stays at its level", "[score]") {
-  check_floor("dev/dev2.jsonl", 27, 8);  // of 30 and 8
+  // 26 since the round that added heldout2's floor: e03 finds the API's own page but quotes
+  // lines without its prerequisite.
+  check_floor("dev/dev2.jsonl", 26, 8);  // of 30 and 8
 }

@@ -92,10 +92,10 @@ TEST_CASE("an English question is answered from the English copy of a page", "[r
 }
 
 TEST_CASE("a decline names the words no page uses", "[retrieval]") {
-  const json result = ask("How much does an Atlas 800T A2 training server cost?");
+  const json result = ask("Can torch_npu fall back to AMD ROCm GPUs when no NPU is present?");
   CHECK(result["status"] == "not_found");
   CHECK(result["passages"].empty());
-  CHECK(result["unknown"]["message"].get<std::string>().find("cost") != std::string::npos);
+  CHECK(result["unknown"]["message"].get<std::string>().find("rocm") != std::string::npos);
   const json zh = ask("昇腾 NPU 的量子计算单元怎么开启？");
   CHECK(zh["status"] == "not_found");
   CHECK(zh["unknown"]["message"].get<std::string>().find("量子") != std::string::npos);
