@@ -94,6 +94,12 @@ check "ask runs the routed skill" 0 "$rc"
 check_contains "ask result" 'Hello, Ada!' "$out"
 err=$("$bin" ask "what is the weather in Paris tomorrow" 2>&1 >/dev/null); rc=$?
 check "ask with no fitting skill" 5 "$rc"
+# A request with two tasks: the first is routed (and stops for its missing input here); the second
+# is named with the command that runs it.
+err=$("$bin" ask "write unit tests for npu_add_rms_norm, then review the tutorial pages" 2>&1 >/dev/null)
+check_contains "ask routes the first of two tasks" "routed to op-test" "$err"
+check_contains "ask names the second task and how to run it" "task 2: doc-review" "$err"
+check_contains "ask gives the command of the second task" "skillrt run doc-review --input" "$err"
 HOME="$tmp/home" "$bin" skills export --target claude --scope user >/dev/null 2>&1; rc=$?
 check "export to claude user scope" 0 "$rc"
 check_contains "exported SKILL.md front matter" "name: hello" "$(head -5 "$tmp/home/.claude/skills/hello/SKILL.md" 2>/dev/null)"

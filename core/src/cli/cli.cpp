@@ -290,7 +290,7 @@ int cmd_route(Runtime& rt, const GlobalOptions& g, const std::string& text, size
 // Routes, then runs the best skill, or stops and says which required inputs are missing.
 int cmd_ask(Runtime& rt, const GlobalOptions& g, const std::string& text,
             const std::string& input_arg, bool quiet) {
-  const auto ranked = rt.router().rank(text, 3);
+  const auto ranked = rt.router().rank(text, 5);
   if (ranked.empty()) {
     return fail_with(g, kExitUnknownSkill, Code::kNotFound,
                      "no skill fits \"" + text +
@@ -299,6 +299,17 @@ int cmd_ask(Runtime& rt, const GlobalOptions& g, const std::string& text,
   }
   const auto& best = ranked.front();
   std::cerr << "skillrt: routed to " << describe_candidate(best) << "\n";
+  // A request with several tasks in a row: each needs its own input, so only the first runs
+  // here, and the others are named with the command that runs each, so none is dropped unseen.
+  if (best.task > 0 && ranked.size() > 1) {
+    std::cerr << "skillrt: this request asks for " << ranked.size()
+              << " tasks in a row; running task 1 now. After it:";
+    for (size_t i = 1; i < ranked.size(); ++i) {
+      std::cerr << "\n  task " << ranked[i].task << ": " << describe_candidate(ranked[i])
+                << "; run it with `skillrt run " << ranked[i].skill << " --input <json>`";
+    }
+    std::cerr << "\n";
+  }
   auto input =
       input_arg.empty() ? Result<nlohmann::json>(nlohmann::json::object()) : read_input(input_arg);
   if (!input) return fail_with(g, kExitInvalidInput, input.error().code, input.error().message);
