@@ -136,6 +136,8 @@ json graph_events(const std::vector<std::string_view>& lines) {
 // log shows no such frame but was printed by a serving engine's process (vLLM, SGLang), the
 // engine's NPU adaptation layer made the call: people who serve a model do not call NPU
 // operators themselves.
+std::string_view strip_process_prefix(std::string_view line);
+
 struct CallerFrame {
   size_t line = 0;
   std::string path;
@@ -146,7 +148,10 @@ struct CallerFrame {
 std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& lines,
                                        size_t evidence_line) {
   // Python prints "line"; some pasted logs (and log collectors) capitalise it.
-  static const std::regex kFrame(R"re(File "([^"]+)", [Ll]ine \d+)re");
+  // pytest's long tracebacks name a frame as "path/file.py:2419: in func" (or ": Error" on the
+  // last one); Python's warnings use the same shape with "<Category>Warning:", which is no frame.
+  static const std::regex kFrame(
+      R"re(File "([^"]+)", [Ll]ine \d+|^\s*([^\s:"]+\.py):\d+: (?!\w*Warning))re");
   // Frames inside these are the library path of the call, not the caller.
   static const std::regex kInternal(
       R"((^|/)(torch|torch_npu|op_plugin|functorch)/|<frozen |/lib/python3\.\d+/(\w+\.py$|(concurrent|multiprocessing|asyncio|importlib|threading)/))");
@@ -161,13 +166,24 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
       R"(site-packages|dist-packages|/(vllm|megatron|transformers|deepspeed|accelerate)/)");
   // The prefixes vLLM and SGLang put on every line their engine and worker processes print.
   static const std::regex kEngineProcess(
-      R"(^\((EngineCore|Worker|VllmWorker|RayWorkerWrapper)\w* pid=\d+\)|^\[\d{4}-\d\d-\d\d [\d:]+ (TP|DP|EP)\d+\])");
+      R"(^\((EngineCore|Worker|VllmWorker|RayWorkerWrapper)\w*( rank=\d+)? pid=\d+\)|^\[\d{4}-\d\d-\d\d [\d:]+ (TP|DP|EP)\d+\])");
+  // torch_npu's own Python package, which the troubleshooting guide points at when the stack
+  // ends in a TorchNPU API.
+  static const std::regex kTorchNpu(R"((^|/)torch_npu/)");
+  // Exceptions that a correct program does not raise whatever its inputs: they mark a defect
+  // in the code that raised them, not a rejected argument.
+  static const std::regex kDefect(
+      R"(^(AttributeError|NameError|UnboundLocalError): |^TypeError: .*('NoneType'|positional argument|unexpected keyword))");
   std::optional<CallerFrame> caller;
   std::optional<CallerFrame> adaptation;  // the innermost frame of an adaptation layer
+  std::optional<CallerFrame> innermost_torch_npu;
   std::match_results<std::string_view::const_iterator> m;
   for (size_t i = 0; i < evidence_line && i < lines.size(); ++i) {
     if (!std::regex_search(lines[i].begin(), lines[i].end(), m, kFrame)) continue;
-    const std::string path = m[1].str();
+    const std::string path = m[1].matched ? m[1].str() : m[2].str();
+    innermost_torch_npu.reset();
+    if (std::regex_search(path, kTorchNpu))
+      innermost_torch_npu = CallerFrame{i, path, "adaptation"};
     if (std::regex_search(path, kInternal) && !std::regex_search(path, kAdaptation)) continue;
     std::string role = "user-script";
     if (std::regex_search(path, kAdaptation)) {
@@ -177,6 +193,14 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
     }
     caller = CallerFrame{i, path, role};
     if (role == "adaptation") adaptation = caller;
+  }
+  // The stack ends inside torch_npu with a defect-type exception: the guide's rule "the stack
+  // ends in a TorchNPU API, suspect TorchNPU" applies, whoever called it.
+  if (innermost_torch_npu && evidence_line < lines.size() && [&] {
+        const std::string_view message = strip_process_prefix(lines[evidence_line]);
+        return std::regex_search(message.begin(), message.end(), kDefect);
+      }()) {
+    return innermost_torch_npu;
   }
   // A third-party helper (vllm/utils.py) that failed on what an adaptation layer handed it one
   // frame up: the adaptation layer chose the argument.
@@ -194,8 +218,10 @@ std::optional<CallerFrame> find_caller(const std::vector<std::string_view>& line
 // rules anchored at the start of a message ("^RuntimeError: ") read engine logs as they read a
 // plain traceback. Line numbers stay those of the original log.
 std::string_view strip_process_prefix(std::string_view line) {
+  // pytest prints the exception of a failed test behind "E   " and repeats it in its summary
+  // as "FAILED <test id> - <exception>".
   static const std::regex kPrefix(
-      R"(^(\(\w+ pid=\d+\) )?((ERROR|WARNING|INFO|DEBUG|CRITICAL) \d\d-\d\d [\d:.]+ \[[\w.]+:\d+\] )?(\[rank\d+\]: ?)?)");
+      R"(^(\(\w+( rank=\d+)? pid=\d+\) )?((ERROR|WARNING|INFO|DEBUG|CRITICAL) \d\d-\d\d [\d:.]+ \[[\w./]+:\d+\] )?(\[rank\d+\]: ?)?(E {2,}|FAILED \S+ - )?)");
   std::match_results<std::string_view::const_iterator> m;
   if (!std::regex_search(line.begin(), line.end(), m, kPrefix) || m.length(0) == 0) return line;
   return line.substr(static_cast<size_t>(m.length(0)));
@@ -315,6 +341,26 @@ json diagnose_text(std::string_view text, const std::string& source, const RuleS
       result["next_steps"].push_back(
           "the failing component is not named: rerun with ASCEND_GLOBAL_LOG_LEVEL=1 "
           "ASCEND_SLOG_PRINT_TO_STDOUT=1 to print the CANN component and its first ERROR");
+    }
+    // A native crash prints no Python exception and no CANN code: the missing fact is the
+    // native stack, which only a core dump or faulthandler gives.
+    static const std::regex kCrash(
+        R"(Segmentation fault|core dumped|SIGSEGV|SIGABRT|signal 11|Fatal Python error)");
+    if (std::regex_search(text.begin(), text.end(), kCrash)) {
+      result["next_steps"].push_back(
+          "the process crashed in native code and the log has no stack: rerun with python -X "
+          "faulthandler (the Python frame of the crash) and with core dumps enabled (ulimit -c "
+          "unlimited), then gdb python3 <core> and bt for the library that crashed");
+      result["next_steps"].push_back(
+          "a crash at import torch / import torch_npu points at the build: torch and torch_npu "
+          "built with different GCC or _GLIBCXX_USE_CXX11_ABI (python -c \"import torch; "
+          "print(torch._C._GLIBCXX_USE_CXX11_ABI)\"), or a torch_npu wheel for another torch");
+      undetermined.push_back(
+          "a native crash without a stack: which library crashed is the missing fact");
+    } else if (first_error(lines).is_null()) {
+      undetermined.push_back(
+          "no error line was found (no Traceback, [ERROR], ERRxxxxx or CANN code): pass the "
+          "output from the first error down to the end");
     }
     undetermined.push_back("no rule in the pack matched any line; the class is not decided");
     result["undetermined"] = undetermined;

@@ -27,6 +27,8 @@ DiagnoseScore score_diagnose_tree(const std::string& root, const std::string& ti
   for (const std::string& cls : classes) {
     score.per_class[cls] = 0;
     std::vector<fs::path> files;
+    // A set may have no log of a class (heldout3 has no operator log).
+    if (!fs::is_directory(root + "/" + cls)) continue;
     for (const auto& e : fs::directory_iterator(root + "/" + cls)) files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const fs::path& f : files) {
