@@ -1,6 +1,7 @@
 #include "segmenter.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -573,8 +574,52 @@ std::string segment_for_index(std::string_view text) {
   return out;
 }
 
+namespace {
+
+// English contractions written out ("isn't" -> "is not", "what's" -> "what is"), so that their
+// halves are the stop words they are instead of the fragments "isn" and "t" the apostrophe
+// would leave. Both the ASCII and the typographic apostrophe.
+std::string expand_contractions(std::string_view text) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 10> kForms = {{
+      {"can't", "cannot"},
+      {"won't", "will not"},
+      {"n't", " not"},
+      {"'re", " are"},
+      {"'ve", " have"},
+      {"'ll", " will"},
+      {"'d", " would"},
+      {"'m", " am"},
+      {"'s", " is"},
+      {"\xE2\x80\x99", "'"},  // ’
+  }};
+  std::string out(text);
+  // The typographic apostrophe first, so the forms above see one spelling.
+  for (size_t at = out.find(kForms.back().first); at != std::string::npos;
+       at = out.find(kForms.back().first, at)) {
+    out.replace(at, kForms.back().first.size(), "'");
+  }
+  std::string lowered = lower(out);
+  for (size_t f = 0; f + 1 < kForms.size(); ++f) {
+    const auto& [form, spelled] = kForms[f];
+    for (size_t at = lowered.find(form); at != std::string::npos; at = lowered.find(form, at)) {
+      // Only at the end of a word: "'s" of "it's", not the quote before "s3".
+      const size_t end = at + form.size();
+      if (end < lowered.size() && std::isalnum(static_cast<unsigned char>(lowered[end])) != 0) {
+        ++at;
+        continue;
+      }
+      out.replace(at, form.size(), spelled);
+      lowered.replace(at, form.size(), spelled);
+      at += spelled.size();
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<QueryTerm> segment_question(std::string_view question, const TermFrequency& frequency) {
-  const std::string clean = normalize_markdown(question);
+  const std::string clean = normalize_markdown(expand_contractions(question));
   std::vector<QueryTerm> terms;
   std::set<std::string> seen;
   // The question's words are stemmed; so are the keys they are looked up by.

@@ -52,6 +52,18 @@ TEST_CASE("question words are dropped and English words gain the docs' Chinese",
   CHECK(find("hccl_event_timeout")->identifier);
 }
 
+TEST_CASE("English contractions leave no fragments behind", "[segmenter]") {
+  std::vector<std::string> texts;
+  for (const QueryTerm& term :
+       segment_question("Why isn't ccache used, and what\u2019s the build's NPU_CACHE_DIR?")) {
+    texts.push_back(term.text);
+  }
+  for (const char* fragment : {"isn", "t", "s"}) CHECK_FALSE(has(texts, fragment));
+  CHECK(has(texts, segment("ccache").front()));
+  CHECK(has(texts, "npu_cache_dir"));
+  CHECK(has(texts, segment("build").front()));
+}
+
 TEST_CASE("the language of a question is told apart", "[segmenter]") {
   CHECK(detect_language("TASK_QUEUE_ENABLE 有什么用") == Language::kZh);
   CHECK(detect_language("What does TASK_QUEUE_ENABLE do?") == Language::kEn);
