@@ -10,8 +10,14 @@ CTEST_ARGS ?=
 deps:
 	@scripts/install-deps.sh
 
+# RelWithDebInfo with line tables only (-g1): backtraces and sanitizer reports keep file and
+# line, and the build is about a quarter cheaper than with full debug info. For a debugger
+# session, build BUILD_TYPE=Debug.
+RELWITHDEBINFO_FLAGS ?= -O2 -g1 -DNDEBUG
 configure: deps
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(RELWITHDEBINFO_FLAGS)" \
+	  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(RELWITHDEBINFO_FLAGS)" $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -36,7 +42,7 @@ FUZZ_SECONDS ?= 60
 # <expected> is gated on, so this tree, and only this tree, states the newer one.
 FUZZ_CXX_FLAGS ?= -fsanitize=fuzzer-no-link,address,undefined -D__cpp_concepts=202002L \
   -Wno-macro-redefined
-FUZZ_TARGETS ?= call_scan schema_text
+FUZZ_TARGETS ?= call_scan schema_text jsonrpc_line
 fuzz:
 	@scripts/install-deps.sh --with-clang
 	@CC=clang-16 CXX=clang++-16 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
