@@ -9,6 +9,7 @@
 #include "checks.hpp"
 #include "detail/api.hpp"
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
@@ -51,7 +52,7 @@ struct Resolved {
 
 Resolved resolve_link(const Page& page, const Link& link, const ReviewScope& scope) {
   Resolved r;
-  std::string_view target = detail::trim(link.target);
+  std::string_view target = ops::trim_view(link.target);
   const size_t hash = target.find('#');
   std::string path_part(target.substr(0, hash));
   if (hash != std::string_view::npos) r.fragment = detail::percent_decode(target.substr(hash + 1));
@@ -117,7 +118,7 @@ void check_findable(const ReviewScope& scope) {
   std::map<std::string, std::set<std::string>> edges;
   auto walk_links = [&](const Page& page, bool report) {
     for (const Link& link : page.links) {
-      const std::string_view target = detail::trim(link.target);
+      const std::string_view target = ops::trim_view(link.target);
       const std::string where = page.rel + ":" + std::to_string(link.line);
       if (target.empty()) {
         if (report) {

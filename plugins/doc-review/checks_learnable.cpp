@@ -7,6 +7,7 @@
 #include "checks.hpp"
 #include "detail/blocks.hpp"
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
@@ -109,11 +110,11 @@ Definition defines_here(std::string_view text, size_t p, size_t e) {
   if (open != std::string_view::npos) {
     const size_t close = close_paren(text, open + len);
     if (close != std::string_view::npos && close - open < 160) {
-      std::string_view inner = detail::trim(text.substr(open + len, close - open - len));
+      std::string_view inner = ops::trim_view(text.substr(open + len, close - open - len));
       // "GQA（Grouped-Query Attention，分组查询注意力）": the part before a comma.
       const size_t comma = std::min(inner.find(','), inner.find("\xEF\xBC\x8C"));
       const std::string_view head =
-          comma == std::string_view::npos ? inner : detail::trim(inner.substr(0, comma));
+          comma == std::string_view::npos ? inner : ops::trim_view(inner.substr(0, comma));
       if (is_cjk_gloss(inner, acr) || matches_initials(acr, initials(head)))
         return Definition::kStrong;
     }
@@ -140,11 +141,11 @@ Definition defines_here(std::string_view text, size_t p, size_t e) {
     if (clen == 0) return Definition::kNone;
     const size_t close = close_paren(rest, clen);
     if (close == std::string_view::npos) return Definition::kNone;
-    const std::string_view gloss = detail::trim(rest.substr(clen, close - clen));
+    const std::string_view gloss = ops::trim_view(rest.substr(clen, close - clen));
     return is_cjk_gloss(gloss, acr) || matches_initials(acr, initials(gloss)) ? Definition::kStrong
                                                                               : Definition::kNone;
   }
-  const std::string_view tail = detail::trim(text.substr(0, before));
+  const std::string_view tail = ops::trim_view(text.substr(0, before));
   // Latin expansion: the last few words' initials.
   size_t words = 0, k = tail.size();
   while (k > 0 && words < acr.size() + 3) {

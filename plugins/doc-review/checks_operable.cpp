@@ -9,6 +9,7 @@
 #include "detail/blocks.hpp"
 #include "detail/python_syntax.hpp"
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
@@ -40,7 +41,7 @@ void check_calls(const ReviewScope& scope, const PythonBlock& pb,
     // Import lines are judged by check_imports.
     const size_t idx = static_cast<size_t>(ref.line - pb.block->first_line);
     if (idx < lines.size()) {
-      const std::string_view t = detail::trim(lines[idx]);
+      const std::string_view t = ops::trim_view(lines[idx]);
       if (detail::starts_with(t, "from ") || detail::starts_with(t, "import ")) continue;
     }
     const std::string last = ref.name.substr(ref.name.rfind('.') + 1);
@@ -84,23 +85,23 @@ void check_imports(const ReviewScope& scope, const PythonBlock& pb,
   const CodeIndex& code = *scope.code;
   const std::vector<std::string> lines = detail::split_lines(pb.source);
   for (size_t k = 0; k < lines.size(); ++k) {
-    const std::string_view t = detail::trim(lines[k]);
+    const std::string_view t = ops::trim_view(lines[k]);
     const int line = pb.block->first_line + static_cast<int>(k);
     std::string module;
     std::vector<std::string> names;
     if (detail::starts_with(t, "import ")) {
-      std::string_view rest = detail::trim(t.substr(7));
+      std::string_view rest = ops::trim_view(t.substr(7));
       size_t e = 0;
       while (e < rest.size() && (detail::is_ident_char(rest[e]) || rest[e] == '.')) ++e;
       module = std::string(rest.substr(0, e));
     } else if (detail::starts_with(t, "from ")) {
-      std::string_view rest = detail::trim(t.substr(5));
+      std::string_view rest = ops::trim_view(t.substr(5));
       size_t e = 0;
       while (e < rest.size() && (detail::is_ident_char(rest[e]) || rest[e] == '.')) ++e;
       module = std::string(rest.substr(0, e));
       const size_t imp = rest.find(" import ");
       if (imp == std::string_view::npos) continue;
-      std::string_view list = detail::trim(rest.substr(imp + 8));
+      std::string_view list = ops::trim_view(rest.substr(imp + 8));
       if (!list.empty() && list[0] == '(') list = list.substr(1);
       size_t b = 0;
       while (b < list.size()) {
@@ -152,18 +153,18 @@ void check_scripts(const ReviewScope& scope, const Page& page, const CodeBlock& 
   const std::vector<std::string> lines = detail::split_lines(block.text);
   bool at_root = true;
   for (size_t k = 0; k < lines.size(); ++k) {
-    std::string_view t = detail::trim(lines[k]);
-    if (detail::starts_with(t, "$ ")) t = detail::trim(t.substr(2));
+    std::string_view t = ops::trim_view(lines[k]);
+    if (detail::starts_with(t, "$ ")) t = ops::trim_view(t.substr(2));
     if (detail::starts_with(t, "cd ")) {
       // Only "cd <the checkout's folder name>" keeps us at a known place.
-      const std::string_view dir = detail::trim(t.substr(3));
+      const std::string_view dir = ops::trim_view(t.substr(3));
       at_root = dir == code.root.filename().string() || dir == "./" + code.root.filename().string();
       continue;
     }
     if (!at_root) continue;
     for (const char* runner : {"bash ", "sh ", "python ", "python3 ", "source ", ". "}) {
       if (!detail::starts_with(t, runner)) continue;
-      std::string_view rest = detail::trim(t.substr(std::string_view(runner).size()));
+      std::string_view rest = ops::trim_view(t.substr(std::string_view(runner).size()));
       const size_t e = rest.find_first_of(" \t;&|");
       const std::string path(rest.substr(0, e));
       const bool script = detail::ends_with(path, ".sh") || detail::ends_with(path, ".py");

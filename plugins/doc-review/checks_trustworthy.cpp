@@ -8,6 +8,7 @@
 #include "detail/api.hpp"
 #include "detail/blocks.hpp"
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
@@ -90,7 +91,7 @@ std::optional<std::string> stated_default(std::string_view text) {
     const std::string lower = detail::lower_ascii(text);
     const size_t p = lower.find(phrase);
     if (p == std::string::npos) continue;
-    std::string_view rest = detail::trim(text.substr(p + std::string_view(phrase).size()));
+    std::string_view rest = ops::trim_view(text.substr(p + std::string_view(phrase).size()));
     std::string value;
     if (!rest.empty() && rest[0] == '`') {
       const size_t close = rest.find('`', 1);

@@ -15,7 +15,6 @@ namespace skillrt::doc_review {
 namespace fs = std::filesystem;
 using detail::is_ident_char;
 using detail::is_ident_start;
-using detail::trim;
 
 std::string_view to_string(CodeKind kind) {
   switch (kind) {
@@ -146,19 +145,19 @@ struct Scanner {
       // Module-level definitions only: a method is reached through its class, and a nested
       // helper not at all.
       if (lines[k].empty() || lines[k][0] == ' ' || lines[k][0] == '\t') continue;
-      std::string_view l = trim(lines[k]);
-      if (detail::starts_with(l, "async ")) l = trim(l.substr(6));
+      std::string_view l = ops::trim_view(lines[k]);
+      if (detail::starts_with(l, "async ")) l = ops::trim_view(l.substr(6));
       const bool is_def = detail::starts_with(l, "def ");
       const bool is_class = detail::starts_with(l, "class ");
       if (!is_def && !is_class) continue;
-      l = trim(l.substr(is_def ? 4 : 6));
+      l = ops::trim_view(l.substr(is_def ? 4 : 6));
       size_t e = 0;
       while (e < l.size() && is_ident_char(l[e])) ++e;
       if (e == 0) continue;
       Signature sig;
       sig.name = std::string(l.substr(0, e));
       sig.where = {rel, static_cast<int>(k + 1)};
-      sig.text = std::string(trim(lines[k]));
+      sig.text = std::string(ops::trim_view(lines[k]));
       sig.module = module_path(rel);
       if (is_class) {
         sig.open = true;  // its parameters are __init__'s, read separately
@@ -203,7 +202,7 @@ struct Scanner {
         p += m.size();
         const size_t comma = text.find(',', p);
         if (comma == std::string_view::npos) break;
-        const std::string ns(trim(text.substr(p, comma - p)));
+        const std::string ns(ops::trim_view(text.substr(p, comma - p)));
         if (!ns.empty() && std::all_of(ns.begin(), ns.end(), is_ident_char))
           index->op_namespaces.insert(ns);
       }
@@ -281,7 +280,7 @@ std::vector<Param> parse_python_params(std::string_view list, bool* open) {
   std::vector<Param> out;
   bool keyword_only = false;
   for (const std::string& raw : ops::split_top_level(list)) {
-    std::string_view part = trim(raw);
+    std::string_view part = ops::trim_view(raw);
     if (part.empty() || part == "/") continue;
     if (part == "*") {
       keyword_only = true;
@@ -300,11 +299,11 @@ std::vector<Param> parse_python_params(std::string_view list, bool* open) {
     std::string_view head = eq == std::string_view::npos ? part : part.substr(0, eq);
     if (eq != std::string_view::npos) {
       p.has_default = true;
-      p.default_value = std::string(trim(part.substr(eq + 1)));
+      p.default_value = std::string(ops::trim_view(part.substr(eq + 1)));
     }
     const size_t colon = top_level_char(head, ':');
     if (colon != std::string_view::npos) head = head.substr(0, colon);
-    p.name = last_identifier(trim(head));
+    p.name = last_identifier(ops::trim_view(head));
     if (p.name.empty()) continue;
     p.keyword_only = keyword_only;
     out.push_back(std::move(p));

@@ -4,13 +4,13 @@
 #include <map>
 
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review {
 
 namespace {
 
 using detail::is_ident_start;
-using detail::trim;
 
 size_t indent_of(std::string_view l) {
   size_t n = 0;
@@ -42,7 +42,7 @@ bool open_fence(std::string_view l, Fence* f) {
   size_t run = 0;
   while (i + run < l.size() && l[i + run] == l[i]) ++run;
   if (run < 3) return false;
-  std::string_view info = trim(l.substr(i + run));
+  std::string_view info = ops::trim_view(l.substr(i + run));
   if (l[i] == '`' && info.find('`') != std::string_view::npos) return false;
   f->ch = l[i];
   f->len = run;
@@ -55,11 +55,11 @@ bool closes_fence(std::string_view l, const Fence& f) {
   const size_t i = indent_of(l);
   size_t run = 0;
   while (i + run < l.size() && l[i + run] == f.ch) ++run;
-  return run >= f.len && trim(l.substr(i + run)).empty();
+  return run >= f.len && ops::trim_view(l.substr(i + run)).empty();
 }
 
 bool is_delimiter_row(std::string_view l) {
-  l = trim(l);
+  l = ops::trim_view(l);
   if (l.find('-') == std::string_view::npos) return false;
   bool pipe = false;
   for (char c : l) {
@@ -94,24 +94,24 @@ int atx_level(std::string_view l, std::string* text) {
   while (i + n < l.size() && l[i + n] == '#') ++n;
   if (n == 0 || n > 6) return 0;
   if (i + n < l.size() && l[i + n] != ' ' && l[i + n] != '\t') return 0;
-  std::string_view rest = trim(l.substr(i + n));
+  std::string_view rest = ops::trim_view(l.substr(i + n));
   // Closing #'s ("## Title ##").
   size_t e = rest.size();
   while (e > 0 && rest[e - 1] == '#') --e;
-  if (e < rest.size() && (e == 0 || rest[e - 1] == ' ')) rest = trim(rest.substr(0, e));
+  if (e < rest.size() && (e == 0 || rest[e - 1] == ' ')) rest = ops::trim_view(rest.substr(0, e));
   *text = std::string(rest);
   return static_cast<int>(n);
 }
 
 // The line without blockquote markers ("> > text" -> "text"), trimmed.
 std::string_view unquote(std::string_view l) {
-  l = trim(l);
-  while (!l.empty() && l.front() == '>') l = trim(l.substr(1));
+  l = ops::trim_view(l);
+  while (!l.empty() && l.front() == '>') l = ops::trim_view(l.substr(1));
   return l;
 }
 
 bool is_html_line(std::string_view l) {
-  l = trim(l);
+  l = ops::trim_view(l);
   return l.size() > 1 && l[0] == '<' && (is_ident_start(l[1]) || l[1] == '/');
 }
 
@@ -236,7 +236,7 @@ void collect_links(std::string_view masked, std::string_view original, int line,
       const size_t close = match_bracket(masked, i);
       if (close != std::string_view::npos && close < masked.size() && masked[close] == ':' &&
           masked.substr(i, 2) != "[^") {
-        std::string_view rest = trim(masked.substr(close + 1));
+        std::string_view rest = ops::trim_view(masked.substr(close + 1));
         const size_t sp = rest.find_first_of(" \t");
         std::string target(rest.substr(0, sp));
         if (target.size() > 1 && target.front() == '<' && target.back() == '>')
@@ -320,7 +320,7 @@ bool Page::has_anchor(std::string_view anchor) const {
 std::vector<std::string> table_cells(std::string_view row) {
   const std::string masked = detail::mask_code_spans(row, 'x');
   std::vector<std::string> cells;
-  std::string_view m = trim(masked);
+  std::string_view m = ops::trim_view(masked);
   const size_t offset = static_cast<size_t>(m.data() - masked.data());
   std::string_view r = row.substr(offset, m.size());
   size_t start = 0;
@@ -330,7 +330,7 @@ std::vector<std::string> table_cells(std::string_view row) {
       continue;
     }
     if (i == m.size() || m[i] == '|') {
-      cells.emplace_back(trim(r.substr(start, i - start)));
+      cells.emplace_back(ops::trim_view(r.substr(start, i - start)));
       start = i + 1;
     }
   }
@@ -350,9 +350,9 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
   page.kinds.assign(n, LineKind::kProse);
 
   size_t i = 0;
-  if (n > 0 && trim(page.lines[0]) == "---") {
+  if (n > 0 && ops::trim_view(page.lines[0]) == "---") {
     for (size_t k = 1; k < std::min(n, size_t{200}); ++k) {
-      if (trim(page.lines[k]) == "---" || trim(page.lines[k]) == "...") {
+      if (ops::trim_view(page.lines[k]) == "---" || ops::trim_view(page.lines[k]) == "...") {
         for (size_t j = 0; j <= k; ++j) page.kinds[j] = LineKind::kFrontMatter;
         i = k + 1;
         break;
@@ -385,7 +385,7 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
       if (l.find("-->") != std::string::npos) in_comment = false;
       continue;
     }
-    const std::string_view t = trim(l);
+    const std::string_view t = ops::trim_view(l);
     if (t.empty()) {
       page.kinds[i] = LineKind::kBlank;
       continue;
@@ -408,7 +408,7 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
       page.kinds[i] = LineKind::kMath;
       if (t.size() > 2 && detail::ends_with(t, "$$") && t.size() >= 4) continue;  // $$ x $$
       size_t k = i + 1;
-      while (k < n && !detail::ends_with(trim(page.lines[k]), "$$"))
+      while (k < n && !detail::ends_with(ops::trim_view(page.lines[k]), "$$"))
         page.kinds[k++] = LineKind::kMath;
       if (k < n) page.kinds[k] = LineKind::kMath;
       i = k;
@@ -433,8 +433,8 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
         indent_of(l) <= 3 && (i < 2 || page.kinds[i - 2] != LineKind::kProse)) {
       page.kinds[i - 1] = LineKind::kHeading;
       page.kinds[i] = LineKind::kHeading;
-      page.headings.push_back(
-          {line_no - 1, t[0] == '=' ? 1 : 2, std::string(trim(page.lines[i - 1])), "", ""});
+      page.headings.push_back({line_no - 1, t[0] == '=' ? 1 : 2,
+                               std::string(ops::trim_view(page.lines[i - 1])), "", ""});
       continue;
     }
     // A thematic break (---, ***, ___) separates; it says nothing.
@@ -480,7 +480,7 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
   // Headings: plain text and de-duplicated slugs.
   std::map<std::string, int> seen;
   for (Heading& h : page.headings) {
-    h.plain = std::string(trim(detail::strip_inline_markdown(h.raw)));
+    h.plain = std::string(ops::trim_view(detail::strip_inline_markdown(h.raw)));
     std::string slug = detail::heading_slug(h.plain);
     const int count = seen[slug]++;
     if (count > 0) slug += "-" + std::to_string(count);
@@ -529,10 +529,10 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
     // Blockquote markers first ("> - item" is a list item inside a quote); entering or leaving
     // a quote starts a new paragraph.
     {
-      std::string_view q = trim(l);
+      std::string_view q = ops::trim_view(l);
       bool quoted = false;
       while (!q.empty() && q.front() == '>') {
-        q = trim(q.substr(1));
+        q = ops::trim_view(q.substr(1));
         quoted = true;
       }
       if (quoted) l = q;
@@ -540,14 +540,14 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
       para_quoted = quoted;
     }
     // "[!NOTE]" / "[!TIP]" admonition labels are not text.
-    if (detail::starts_with(trim(l), "[!") && detail::ends_with(trim(l), "]")) {
+    if (detail::starts_with(ops::trim_view(l), "[!") && detail::ends_with(ops::trim_view(l), "]")) {
       flush();
       continue;
     }
     const size_t marker = list_marker_end(l);
     if (marker > 0) flush();
-    std::string_view body = marker > 0 ? l.substr(marker) : trim(l);
-    body = trim(body);
+    std::string_view body = marker > 0 ? l.substr(marker) : ops::trim_view(l);
+    body = ops::trim_view(body);
     // Code spans and $math$ are kept between markers: one word each, never prose.
     const std::string masked = detail::mask_code_spans(body, '\x01');
     std::string compact;
@@ -561,7 +561,7 @@ Page parse_page(std::string_view text, std::filesystem::path path, std::string r
         while (!span.empty() && span.front() == '`') span.remove_prefix(1);
         while (!span.empty() && span.back() == '`') span.remove_suffix(1);
         compact += kSpanOpen;
-        compact += std::string(trim(span));
+        compact += std::string(ops::trim_view(span));
         compact += kSpanClose;
         c = e - 1;
         continue;

@@ -6,6 +6,7 @@
 #include "detail/text.hpp"
 #include "diagnose.hpp"
 #include "embedded_data.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 
@@ -105,7 +106,7 @@ json run_capture(const json& input) {
   std::string source = "<input>";
   std::string text;
   if (input.contains("log")) text = resolve_log_text(input.at("log").get<std::string>(), &source);
-  if (detail::trim(text).empty()) {
+  if (ops::trim_view(text).empty()) {
     throw skillrt::invalid_argument(
         "npu-graph-capture: 'log' is empty: pass the capture/replay log text or a file path");
   }

@@ -7,6 +7,7 @@
 
 #include "detail/text.hpp"
 #include "embedded_data.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 namespace {
@@ -89,7 +90,7 @@ CodeTable::CodeTable(std::string_view error_codes_yaml, std::string_view acl_tsv
   size_t line_no = 0;
   for (std::string_view line : detail::split_lines(acl_tsv)) {
     ++line_no;
-    if (line_no == 1 || detail::trim(line).empty()) continue;  // header
+    if (line_no == 1 || ops::trim_view(line).empty()) continue;  // header
     const size_t tab = line.find('\t');
     if (tab == std::string_view::npos || !all_digits(line.substr(0, tab))) {
       throw std::runtime_error("acl_error_codes.tsv line " + std::to_string(line_no) +
@@ -98,7 +99,7 @@ CodeTable::CodeTable(std::string_view error_codes_yaml, std::string_view acl_tsv
     const std::string_view message = line.substr(tab + 1);
     const size_t bar = message.find(" | ");
     AclEntry entry;
-    entry.meaning = std::string(detail::trim(message.substr(0, bar)));
+    entry.meaning = std::string(ops::trim_view(message.substr(0, bar)));
     if (bar != std::string_view::npos) entry.suggestion = std::string(message.substr(bar + 3));
     acl_[std::stol(std::string(line.substr(0, tab)))] = std::move(entry);
   }

@@ -11,6 +11,7 @@
 #include "codes.hpp"
 #include "detail/text.hpp"
 #include "embedded_data.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 
@@ -470,7 +471,7 @@ json run_diagnose(const json& input) {
     if (!text.empty()) text += "\n";
     text += input.at("traceback").get<std::string>();
   }
-  if (detail::trim(text).empty()) {
+  if (ops::trim_view(text).empty()) {
     throw skillrt::invalid_argument(
         "npu-graph-diagnose: give 'log' (text or a file path) or 'traceback' with the error "
         "output; both were empty");

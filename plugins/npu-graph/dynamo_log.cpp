@@ -14,6 +14,7 @@
 #include "detail/text.hpp"
 #include "embedded_data.hpp"
 #include "log_scan.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 namespace {
@@ -49,7 +50,7 @@ string_view ltrim(string_view s) {
   return s;
 }
 
-std::string clip(string_view s) { return detail::clip(detail::trim(s), kMaxText); }
+std::string clip(string_view s) { return detail::clip(ops::trim_view(s), kMaxText); }
 
 size_t parse_size(string_view s) {
   size_t v = 0;
@@ -62,7 +63,7 @@ size_t parse_size(string_view s) {
 
 // "path:123" (the path may hold a drive colon) -> path and line; line 0 when absent.
 void split_location(string_view s, std::string* file, size_t* line) {
-  s = detail::trim(s);
+  s = ops::trim_view(s);
   while (!s.empty() && (s.back() == ')' || s.back() == ',' || s.back() == '.')) s.remove_suffix(1);
   const size_t colon = s.rfind(':');
   if (colon != npos && colon + 1 < s.size() &&
@@ -98,7 +99,7 @@ std::string frame_of(string_view cid) {
 // Guard text as dynamo prints it -> the guard: without "- ", the "1/0: " cache-entry prefix,
 // the trailing "# source" comment and dynamo's own advice sentence (returned in `hint`).
 std::string clean_guard(string_view g, std::string* hint) {
-  g = detail::trim(g);
+  g = ops::trim_view(g);
   if (starts_with(g, "- ")) g.remove_prefix(2);
   size_t i = 0;
   while (i < g.size() && (is_digit(g[i]) || g[i] == '/' || g[i] == '_')) ++i;
@@ -757,7 +758,7 @@ struct DynamoLogReader::State {
     } else if (contains(t, "not lowered") ||
                (p.inductor && p.warning && (contains(t, "fallback") || contains(t, "Fallback")))) {
       op = op_token(t);
-      if (op.empty()) op = detail::normalize_pattern(detail::trim(t), 120);
+      if (op.empty()) op = detail::normalize_pattern(ops::trim_view(t), 120);
       kind = contains(t, "not lowered") ? "not lowered" : "inductor fallback warning";
     } else {
       return false;
@@ -912,7 +913,7 @@ struct DynamoLogReader::State {
   }
 
   void set_reason(Record& rec, string_view r) {
-    r = detail::trim(r);
+    r = ops::trim_view(r);
     if (starts_with(r, "Encountered graph break when attempting to trace") ||
         starts_with(r, "Failed to handle graph break gracefully")) {
       rec.context = clip(r);  // the break type follows on the next non-empty line
@@ -1015,7 +1016,7 @@ struct DynamoLogReader::State {
     // 2.0: "triggered by the following guard failure: L['x'] == 3" on the same line.
     const size_t colon = t.find(':');
     if (colon != npos && colon + 1 < t.size()) {
-      const string_view g = detail::trim(t.substr(colon + 1));
+      const string_view g = ops::trim_view(t.substr(colon + 1));
       if (!g.empty()) set_guard(rec, clean_guard(g, &rec.guard_hint));
     }
   }
@@ -1050,7 +1051,7 @@ struct DynamoLogReader::State {
       return true;
     }
     if (starts_with(t, "reasons: ")) {
-      const string_view r = detail::trim(t.substr(9));
+      const string_view r = ops::trim_view(t.substr(9));
       set_guard(rec, r.empty() || r.front() != '[' ? clean_guard(r, &rec.guard_hint)
                                                    : first_list_item(r));
       return true;

@@ -16,6 +16,7 @@
 #include "detail/log_place.hpp"
 #include "detail/text.hpp"
 #include "dynamo_log.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 namespace {
@@ -276,7 +277,7 @@ class Scanner {
                                        "Building wheel",
                                        "Using cached "};
     static const char* const kBuild[] = {"-- ", "[ ", "make[", "CMake ", "ninja: ", "gcc ", "g++ "};
-    const std::string_view t = detail::trim(line);
+    const std::string_view t = ops::trim_view(line);
     for (const char* p : kPip) {
       if (detail::starts_with(t, p)) {
         ++stat->pip_lines;

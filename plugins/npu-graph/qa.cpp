@@ -9,6 +9,7 @@
 
 #include "detail/text.hpp"
 #include "embedded_data.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph {
 namespace {
@@ -250,7 +251,7 @@ std::vector<std::string> sentences(std::string_view text) {
   std::vector<std::string> out;
   std::string cur;
   auto flush = [&]() {
-    const std::string_view t = detail::trim(cur);
+    const std::string_view t = ops::trim_view(cur);
     if (t.size() > 2) out.emplace_back(t);
     cur.clear();
   };
@@ -287,14 +288,14 @@ std::vector<Section> split_markdown(std::string_view text, const std::string& so
   size_t line_no = 0;
   for (std::string_view line : detail::split_lines(text)) {
     ++line_no;
-    if (detail::starts_with(detail::trim(line), "```")) in_fence = !in_fence;
+    if (detail::starts_with(ops::trim_view(line), "```")) in_fence = !in_fence;
     size_t level = 0;
     while (!in_fence && level < line.size() && line[level] == '#') ++level;
     if (level >= 1 && level <= 6 && level < line.size() && line[level] == ' ') {
-      if (have && !detail::trim(cur.text).empty()) out.push_back(cur);
+      if (have && !ops::trim_view(cur.text).empty()) out.push_back(cur);
       stack.resize(level - 1 < stack.size() ? level - 1 : stack.size());
       while (stack.size() < level - 1) stack.emplace_back();
-      stack.emplace_back(detail::trim(line.substr(level)));
+      stack.emplace_back(ops::trim_view(line.substr(level)));
       std::string heading;
       for (const std::string& h : stack) {
         if (h.empty()) continue;
@@ -311,7 +312,7 @@ std::vector<Section> split_markdown(std::string_view text, const std::string& so
     cur.text.append(line);
     cur.text.push_back('\n');
   }
-  if (have && !detail::trim(cur.text).empty()) out.push_back(cur);
+  if (have && !ops::trim_view(cur.text).empty()) out.push_back(cur);
   return out;
 }
 
@@ -708,7 +709,7 @@ json answer_question(std::string_view question, const Bm25Index& index, const Qa
                         {"score", std::round(h.score * 1000) / 1000},
                         {"coverage", std::round(h.coverage * 1000) / 1000},
                         {"matched_terms", h.matched},
-                        {"text", detail::clip(detail::trim(s.text), 1200)}});
+                        {"text", detail::clip(ops::trim_view(s.text), 1200)}});
   }
   const bool known =
       !hits.empty() && hits.front().coverage >= o.min_coverage && hits.front().score >= o.min_score;

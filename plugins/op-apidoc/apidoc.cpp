@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "detail/op_input.hpp"
+#include "optoolkit/op_request.hpp"
 #include "optoolkit/schema.hpp"
 
 namespace skillrt::op_apidoc {
@@ -134,7 +134,7 @@ std::string example_value(const Argument& a) {
 }  // namespace
 
 Json run_generate(const Json& input) {
-  const auto ops_found = op_test::detail::resolve_ops(input, false);
+  const auto ops_found = ops::resolve_ops(input, false);
   const FunctionSchema& s = ops_found.front().schema;
   const bool en = input.value("language", std::string("zh")) == "en";
   const Lang& L = en ? kEn : kZh;

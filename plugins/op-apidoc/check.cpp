@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "apidoc.hpp"
-#include "detail/op_input.hpp"
 #include "optoolkit/default_value.hpp"
+#include "optoolkit/op_request.hpp"
 #include "optoolkit/sources.hpp"
 #include "optoolkit/text.hpp"
 #include "page.hpp"
@@ -436,7 +436,7 @@ std::vector<Finding> compare_call(const PageCall& call, const Candidate& c) {
 std::vector<Candidate> candidates_of(const Json& input) {
   std::vector<Candidate> out;
   if (!input.contains("source") || input.contains("schema")) {
-    const auto resolved = op_test::detail::resolve_ops(input, false);
+    const auto resolved = ops::resolve_ops(input, false);
     const auto& primary = resolved.front();
     out.push_back(make_candidate(primary.schema, primary.text, primary.file, primary.line));
     return out;
@@ -464,7 +464,7 @@ std::vector<Candidate> candidates_of(const Json& input) {
   }
   if (out.empty()) {
     // Not a function name either: resolve_ops says what is wrong and what is near.
-    const auto resolved = op_test::detail::resolve_ops(input, false);
+    const auto resolved = ops::resolve_ops(input, false);
     const auto& primary = resolved.front();
     out.push_back(make_candidate(primary.schema, primary.text, primary.file, primary.line));
   }

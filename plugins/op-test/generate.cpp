@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "detail/op_input.hpp"
+#include "optoolkit/op_request.hpp"
 #include "optoolkit/schema.hpp"
 #include "plugin_io/atomic_file.hpp"
 
@@ -15,9 +15,9 @@ namespace skillrt::op_test {
 
 namespace {
 
-using detail::ResolvedOp;
 using ops::Argument;
 using ops::FunctionSchema;
+using ops::ResolvedOp;
 using ops::SchemaKind;
 
 // Tolerances per dtype for assertRtolEqual. float16/float32 are the harness defaults
@@ -384,7 +384,7 @@ struct Plan {
 
 Json run_generate(const Json& input, Context* context) {
   const bool want_variants = input.value("variants", true);
-  std::vector<ResolvedOp> ops = detail::resolve_ops(input, want_variants);
+  std::vector<ResolvedOp> ops = ops::resolve_ops(input, want_variants);
   const ResolvedOp& primary = ops.front();
   const FunctionSchema& schema = primary.schema;
   if (context) context->progress(1, 4, "schema resolved");

@@ -6,6 +6,7 @@
 
 #include "errors.hpp"
 #include "optoolkit/sources.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::pr_analysis {
 namespace {
@@ -16,12 +17,6 @@ namespace fs = std::filesystem;
 // home directory) from turning into a long scan.
 constexpr size_t kMaxScannedFiles = 50000;
 constexpr std::uintmax_t kMaxFileBytes = 2u << 20;
-
-std::string trim(std::string s) {
-  const size_t b = s.find_first_not_of(" \t\r");
-  const size_t e = s.find_last_not_of(" \t\r");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 bool is_ident(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.';
@@ -141,10 +136,10 @@ void NpuIndex::scan_file(const std::string& root, const std::string& rel) {
   while (std::getline(in, line)) {
     ++no;
     if (yaml) {
-      const std::string t = trim(line);
+      const std::string t = ops::trim(line);
       if (t.rfind("- ", 0) != 0) continue;
-      std::string name = trim(t.substr(2));
-      if (name.rfind("func:", 0) == 0) name = trim(name.substr(5));
+      std::string name = ops::trim(t.substr(2));
+      if (name.rfind("func:", 0) == 0) name = ops::trim(name.substr(5));
       name = name.substr(0, name.find('('));
       if (!name.empty()) ops_[name].push_back({where, no, t, "torch_npu entry"});
       continue;
@@ -152,16 +147,16 @@ void NpuIndex::scan_file(const std::string& root, const std::string& rel) {
     if (patch) {
       for (const char* prefix : {"--- a/", "+++ b/"}) {
         if (line.rfind(prefix, 0) == 0) {
-          const std::string target = trim(line.substr(6));
+          const std::string target = ops::trim(line.substr(6));
           if (patched.insert(target).second) {
-            users_[target].push_back({where, no, trim(line), "patches"});
+            users_[target].push_back({where, no, ops::trim(line), "patches"});
           }
         }
       }
       continue;
     }
     if (python) {
-      const std::string t = trim(line);
+      const std::string t = ops::trim(line);
       if (t.rfind("from torch", 0) == 0 || t.rfind("import torch", 0) == 0) {
         const bool from = t[0] == 'f';
         const std::string mod = read_word(t, from ? 5 : 7);
@@ -193,7 +188,7 @@ void NpuIndex::scan_file(const std::string& root, const std::string& rel) {
     const size_t close = line.find_first_of(">\"", open + 1);
     if (close == std::string::npos) continue;
     const std::string up = include_to_upstream(line.substr(open + 1, close - open - 1));
-    if (!up.empty()) users_[up].push_back({where, no, trim(line), "includes"});
+    if (!up.empty()) users_[up].push_back({where, no, ops::trim(line), "includes"});
   }
 }
 

@@ -14,22 +14,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string shown(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 Candidate make(const Finding&, size_t id, const Rule& rule, const FixClass& klass, uint32_t line,
                std::string what) {
   Candidate c;

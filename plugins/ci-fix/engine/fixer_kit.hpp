@@ -16,8 +16,6 @@ namespace skillrt::ci_fix::detail {
 
 bool is_word_char(unsigned char c);
 std::string lower(std::string_view s);
-// Tabs and line breaks written as \t, \n, \r, for messages.
-std::string shown(std::string_view s);
 Candidate make(const Finding&, size_t id, const Rule& rule, const FixClass& klass, uint32_t line,
                std::string what);
 

@@ -7,6 +7,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "optoolkit/text.hpp"
 #include "text.hpp"
 
 namespace skillrt::ci_fix {
@@ -49,7 +50,7 @@ bool locate(std::string_view s, Located* out) {
       } else {
         out->col = 0;
       }
-      out->rest = trim(s.substr(rest));
+      out->rest = ops::trim(s.substr(rest));
       return true;
     }
     from = c1 + 1;
@@ -75,7 +76,7 @@ bool parse_pep8(std::string_view line, const std::string& tool, Finding* f) {
   f->line = loc.line;
   f->col = loc.col;
   f->code = std::string(code);
-  std::string msg = sp == std::string_view::npos ? "" : trim(rest.substr(sp + 1));
+  std::string msg = sp == std::string_view::npos ? "" : ops::trim(rest.substr(sp + 1));
   if (starts_with(msg, "[*] ")) msg = msg.substr(4);  // ruff: fixable marker
   f->message = msg;
   return true;
@@ -104,7 +105,7 @@ bool parse_cpplint(std::string_view line, Finding* f) {
   f->path = loc.path;
   f->line = loc.line;
   f->code = std::string(cat);
-  f->message = trim(rest.substr(0, cat_begin));
+  f->message = ops::trim(rest.substr(0, cat_begin));
   f->severity = std::string(rest.substr(conf + 2, rest.size() - conf - 3));
   return true;
 }
@@ -143,7 +144,7 @@ bool parse_diagnostic(std::string_view line, const std::string& forced, Finding*
   f->line = loc.line;
   f->col = loc.col;
   f->code = check.empty() ? sev : check;
-  f->message = trim(msg);
+  f->message = ops::trim(msg);
   f->severity = sev;
   return true;
 }
@@ -159,10 +160,10 @@ bool parse_codespell(std::string_view line, Finding* f) {
   f->path = loc.path;
   f->line = loc.line;
   f->code = "typo";
-  f->word = trim(rest.substr(0, arrow));
-  std::string corr = trim(rest.substr(arrow + 5));
+  f->word = ops::trim(rest.substr(0, arrow));
+  std::string corr = ops::trim(rest.substr(arrow + 5));
   size_t bar = corr.find(" | ");
-  if (bar != std::string::npos) corr = trim(corr.substr(0, bar));
+  if (bar != std::string::npos) corr = ops::trim(corr.substr(0, bar));
   f->correction = corr.find(',') == std::string::npos ? corr : "";
   f->message = f->word + " ==> " + corr;
   return true;
@@ -265,7 +266,7 @@ bool parse_hook_header(std::string_view line, HookHeader* h) {
     size_t k = head.size();
     while (k > 0 && head[k - 1] == '.') --k;
     if (head.size() - k < 3) continue;
-    h->name = trim(head.substr(0, k));
+    h->name = ops::trim(head.substr(0, k));
     h->status = std::string(st);
     return true;
   }
@@ -323,7 +324,7 @@ IngestResult ingest_report(std::string_view text, const std::string& format) {
   for (const std::string& raw : split_lines(text)) {
     std::string line = raw;
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
-    if (trim(line).empty()) continue;
+    if (ops::trim(line).empty()) continue;
     Finding f;
 
     if (any || format == "pre-commit") {
@@ -337,7 +338,7 @@ IngestResult ingest_report(std::string_view text, const std::string& format) {
         continue;
       }
       if (starts_with(line, "- hook id: ")) {
-        hook_id = trim(line.substr(11));
+        hook_id = ops::trim(line.substr(11));
         continue;
       }
       if (starts_with(line, "- exit code: ") || starts_with(line, "- files were modified")) {
@@ -346,7 +347,7 @@ IngestResult ingest_report(std::string_view text, const std::string& format) {
       if (!hook_id.empty() && starts_with(line, "Fixing ")) {
         f.tool = "pre-commit";
         f.code = hook_id;
-        f.path = trim(line.substr(7));
+        f.path = ops::trim(line.substr(7));
         f.message = hook_name + " (file rewritten by the hook)";
         add(f, "pre-commit");
         continue;
@@ -385,7 +386,7 @@ IngestResult ingest_report(std::string_view text, const std::string& format) {
         }
         continue;
       }
-      std::string t = trim(line);
+      std::string t = ops::trim(line);
       if (typos_pending && starts_with(t, "--> ")) {
         // "path:line:col" has no trailing ": rest": add one so locate() can split it.
         Located loc;
@@ -434,13 +435,13 @@ IngestResult ingest_report(std::string_view text, const std::string& format) {
     }
     if (!hook_id.empty()) {
       // Bandit: ">> Issue: [B608:hardcoded_sql_expressions] msg" then "Location: path:line:col".
-      std::string t = trim(line);
+      std::string t = ops::trim(line);
       if (starts_with(t, ">> Issue: [")) {
         size_t colon = t.find(':', 11);
         size_t close = t.find(']', 11);
         if (colon != std::string::npos && close != std::string::npos) {
           typos_pending_word = t.substr(11, std::min(colon, close) - 11);
-          typos_pending_msg = trim(t.substr(close + 1));
+          typos_pending_msg = ops::trim(t.substr(close + 1));
         }
         continue;
       }
@@ -516,22 +517,6 @@ std::string xml_unescape(std::string_view s) {
   return out;
 }
 
-std::string visible(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<Finding> parse_clang_format_xml(std::string_view xml, const std::string& path,
@@ -574,8 +559,8 @@ std::vector<Finding> parse_clang_format_xml(std::string_view xml, const std::str
     f.has_edit = true;
     f.edit = Edit{static_cast<uint32_t>(off), static_cast<uint32_t>(off + len), text};
     f.message = "replace `" +
-                visible(source.substr(static_cast<size_t>(off), static_cast<size_t>(len))) +
-                "` with `" + visible(text) + "`";
+                shown(source.substr(static_cast<size_t>(off), static_cast<size_t>(len))) +
+                "` with `" + shown(text) + "`";
     out.push_back(std::move(f));
     i = self_closed ? close : end;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "optoolkit/text.hpp"
 #include "session.hpp"
 
 namespace skillrt::ci_fix::detail {
@@ -18,7 +19,7 @@ void Session::load_line_length() {
     std::map<std::string, std::string> values;  // key -> value with continuation lines
     std::string key;
     for (const std::string& line : split_lines(*text)) {
-      std::string t = trim(line);
+      std::string t = ops::trim(line);
       if (t.empty() || t[0] == '#' || t[0] == ';') continue;
       if (t[0] == '[') {
         in_section = t == "[flake8]" || t == "[pycodestyle]" || t == "[pep8]";
@@ -27,16 +28,16 @@ void Session::load_line_length() {
       }
       if (!in_section) continue;
       const size_t hash = t.find(" #");
-      if (hash != std::string::npos) t = trim(t.substr(0, hash));
+      if (hash != std::string::npos) t = ops::trim(t.substr(0, hash));
       if (!line.empty() && (line[0] == ' ' || line[0] == '\t') && !key.empty()) {
         values[key] += "," + t;  // a continuation line of the previous key
         continue;
       }
       size_t eq = t.find_first_of("=:");
       if (eq == std::string::npos) continue;
-      key = trim(t.substr(0, eq));
+      key = ops::trim(t.substr(0, eq));
       std::replace(key.begin(), key.end(), '_', '-');
-      values[key] = trim(t.substr(eq + 1));
+      values[key] = ops::trim(t.substr(eq + 1));
     }
     // flake8: a code is reported when its longest matching prefix in select (or flake8's
     // default select) is longer than its longest in ignore (or the default ignore list, which
@@ -48,7 +49,7 @@ void Session::load_line_length() {
         while (b <= list.size()) {
           size_t e = list.find(',', b);
           if (e == std::string::npos) e = list.size();
-          const std::string item = trim(list.substr(b, e - b));
+          const std::string item = ops::trim(list.substr(b, e - b));
           if (!item.empty() && code.rfind(item, 0) == 0) best = std::max(best, item.size());
           b = e + 1;
         }
@@ -92,7 +93,7 @@ void Session::load_spelling_config() {
     std::string section;
     bool in_array = false;
     for (const std::string& line : split_lines(*text)) {
-      std::string t = trim(line);
+      std::string t = ops::trim(line);
       if (t.empty() || t[0] == '#') continue;
       if (t[0] == '[' && !in_array) {
         section = t;
@@ -120,7 +121,7 @@ void Session::load_spelling_config() {
       if (section.find("extend-words") != std::string::npos ||
           section.find("extend-identifiers") != std::string::npos) {
         size_t eq = t.find('=');
-        if (eq != std::string::npos) ignore_word(trim(t.substr(0, eq)));
+        if (eq != std::string::npos) ignore_word(ops::trim(t.substr(0, eq)));
       }
     }
     spelling_configs_.push_back(cfg);
@@ -152,7 +153,7 @@ void Session::parse_word_list(const std::string& s) {
   while (b <= s.size()) {
     size_t e = s.find(',', b);
     if (e == std::string::npos) e = s.size();
-    std::string w = trim(s.substr(b, e - b));
+    std::string w = ops::trim(s.substr(b, e - b));
     if (!w.empty()) ignore_word(w);
     b = e + 1;
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "optoolkit/text.hpp"
 #include "session.hpp"
 
 namespace skillrt::ci_fix::detail {
@@ -72,7 +73,7 @@ std::vector<std::string> Session::filter_flake8_excludes(const std::vector<std::
     bool in_section = false;
     std::string key;
     for (const std::string& line : split_lines(*text)) {
-      std::string t = trim(line);
+      std::string t = ops::trim(line);
       if (t.empty() || t[0] == '#' || t[0] == ';') continue;
       if (t[0] == '[') {
         in_section = t == "[flake8]";
@@ -85,15 +86,15 @@ std::vector<std::string> Session::filter_flake8_excludes(const std::vector<std::
       if (!continuation) {
         size_t eq = t.find_first_of("=:");
         if (eq == std::string::npos) continue;
-        key = trim(t.substr(0, eq));
-        value = trim(t.substr(eq + 1));
+        key = ops::trim(t.substr(0, eq));
+        value = ops::trim(t.substr(eq + 1));
       }
       if (key != "exclude" && key != "extend-exclude" && key != "extend_exclude") continue;
       size_t b = 0;
       while (b <= value.size()) {
         size_t e = value.find(',', b);
         if (e == std::string::npos) e = value.size();
-        std::string pat = trim(value.substr(b, e - b));
+        std::string pat = ops::trim(value.substr(b, e - b));
         while (starts_with(pat, "./")) pat = pat.substr(2);
         if (!pat.empty() && pat[0] != '#') patterns.push_back(pat);
         b = e + 1;
@@ -128,7 +129,7 @@ CommandResult Session::run_logged(const std::vector<std::string>& argv, const st
   Command c;
   c.result = r;
   c.result.out.clear();  // keep reports small: outputs are parsed, not echoed
-  c.result.err = trim(r.err).substr(0, 400);
+  c.result.err = ops::trim(r.err).substr(0, 400);
   c.purpose = purpose;
   commands_.push_back(std::move(c));
   return r;
@@ -165,8 +166,8 @@ std::vector<Finding> Session::run_pep8(const std::string& tool,
               (r.exit_code == 0 || r.exit_code == 1 || (tool == "codespell" && r.exit_code == 65) ||
                (tool == "typos" && r.exit_code == 2));
     if (!ok) {
-      unavailable_[tool] = "`" + shell_quote(argv).substr(0, 120) +
-                           "` failed: " + (r.error.empty() ? trim(r.err).substr(0, 300) : r.error);
+      unavailable_[tool] = "`" + shell_quote(argv).substr(0, 120) + "` failed: " +
+                           (r.error.empty() ? ops::trim(r.err).substr(0, 300) : r.error);
       continue;
     }
     // cpplint writes its findings to stderr.
@@ -219,7 +220,7 @@ std::map<std::string, std::vector<Finding>> Session::clang_format(
     CommandResult r = run_logged(argv, dir, purpose + " (" + std::to_string(e - b) + " file(s))");
     if (!r.started || r.exit_code != 0) {
       unavailable_["clang-format"] =
-          "`clang-format` failed: " + (r.error.empty() ? trim(r.err).substr(0, 300) : r.error);
+          "`clang-format` failed: " + (r.error.empty() ? ops::trim(r.err).substr(0, 300) : r.error);
       continue;
     }
     // One XML document per file, in order.

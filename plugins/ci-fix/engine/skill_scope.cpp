@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "optoolkit/text.hpp"
 #include "session.hpp"
 
 namespace skillrt::ci_fix::detail {
@@ -23,7 +24,7 @@ void Session::resolve_scope() {
     CommandResult r = run_logged(argv, req_.repo, "list the files changed in " + req_.diff);
     if (!r.started || r.exit_code != 0) {
       throw RequestError("scope.diff: `" + shell_quote(argv) +
-                         "` failed: " + (r.error.empty() ? trim(r.err) : r.error) +
+                         "` failed: " + (r.error.empty() ? ops::trim(r.err) : r.error) +
                          "; check the revision range and that repo is a git checkout");
     }
     size_t b = 0;

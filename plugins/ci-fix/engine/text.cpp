@@ -184,11 +184,20 @@ std::string_view dominant_eol(std::string_view text) {
   return crlf > lf ? "\r\n" : "\n";
 }
 
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\r\n\f\v");
-  if (b == std::string_view::npos) return "";
-  size_t e = s.find_last_not_of(" \t\r\n\f\v");
-  return std::string(s.substr(b, e - b + 1));
+std::string shown(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> split_lines(std::string_view s) {

@@ -61,7 +61,8 @@ bool glob_match(std::string_view pattern, std::string_view path);
 // The dominant line terminator of a text ("\n" unless CRLF lines outnumber LF lines).
 std::string_view dominant_eol(std::string_view text);
 
-std::string trim(std::string_view s);
+// Tabs and line breaks written as \t, \n, \r, for messages that quote source text.
+std::string shown(std::string_view s);
 std::vector<std::string> split_lines(std::string_view s);  // without terminators
 bool starts_with(std::string_view s, std::string_view p);
 bool ends_with(std::string_view s, std::string_view p);

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "model.hpp"
+#include "optoolkit/text.hpp"
 #include "text.hpp"
 
 namespace skillrt::ci_fix {
@@ -198,8 +199,8 @@ TypoTable TypoTable::parse(std::string_view tsv) {
     if (line.empty() || line[0] == '#') continue;
     size_t tab = line.find('\t');
     if (tab == std::string::npos) continue;
-    std::string from = trim(line.substr(0, tab));
-    std::string to = trim(line.substr(tab + 1));
+    std::string from = ops::trim(line.substr(0, tab));
+    std::string to = ops::trim(line.substr(tab + 1));
     if (from.empty() || to.empty() || to.find(',') != std::string::npos) continue;
     std::transform(from.begin(), from.end(), from.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

@@ -20,13 +20,15 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
-std::string trim(std::string_view s) {
+std::string_view trim_view(std::string_view s) {
   size_t b = 0;
   size_t e = s.size();
   while (b < e && std::isspace(static_cast<unsigned char>(s[b])) != 0) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])) != 0) --e;
-  return std::string(s.substr(b, e - b));
+  return s.substr(b, e - b);
 }
+
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 
 std::vector<std::string> split_top_level(std::string_view s) {
   std::vector<std::string> out;

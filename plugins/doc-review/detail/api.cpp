@@ -272,7 +272,7 @@ std::vector<Keyword> unknown_keywords(const ApiRef& ref, const ApiResolution& re
 }
 
 bool same_default(std::string_view doc, std::string_view code) {
-  std::string d(trim(doc));
+  std::string d(ops::trim_view(doc));
   while (d.size() >= 2 && d.front() == '`' && d.back() == '`') d = d.substr(1, d.size() - 2);
   return ops::same_default_value(d, code);
 }

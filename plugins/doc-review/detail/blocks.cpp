@@ -1,6 +1,7 @@
 #include "detail/blocks.hpp"
 
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review::detail {
 
@@ -14,7 +15,7 @@ bool any_of_words(std::string_view text, std::initializer_list<const char*> word
 
 // "name(...) -> T" (the prototype form): a dotted name, a balanced '(...)', then "->".
 bool looks_like_signature(std::string_view text) {
-  std::string_view t = trim(text);
+  std::string_view t = ops::trim_view(text);
   if (starts_with(t, "def ") || starts_with(t, "class ")) return false;
   size_t i = 0;
   while (i < t.size() && (is_ident_char(t[i]) || t[i] == '.')) ++i;
@@ -25,7 +26,7 @@ bool looks_like_signature(std::string_view text) {
     if (t[i] == ')' && --depth == 0) break;
   }
   if (i >= t.size()) return false;
-  return starts_with(trim(t.substr(i + 1)), "->");
+  return starts_with(ops::trim_view(t.substr(i + 1)), "->");
 }
 
 }  // namespace
@@ -60,7 +61,8 @@ bool starts_like_shell(std::string_view t) {
 bool shell_not_python(std::string_view t) {
   if (!starts_like_shell(t)) return false;
   const size_t sp = t.find(' ');
-  const std::string_view rest = trim(t.substr(sp == std::string_view::npos ? t.size() : sp));
+  const std::string_view rest =
+      ops::trim_view(t.substr(sp == std::string_view::npos ? t.size() : sp));
   return rest.empty() || (rest[0] != '=' && rest[0] != '(' && rest[0] != '.');
 }
 
@@ -78,8 +80,8 @@ BlockKind classify_block(const Page& page, const CodeBlock& block) {
   const std::vector<std::string> lines = split_lines(block.text);
   std::string_view first;
   for (const std::string& l : lines) {
-    if (!trim(l).empty()) {
-      first = trim(l);
+    if (!ops::trim_view(l).empty()) {
+      first = ops::trim_view(l);
       break;
     }
   }
@@ -101,11 +103,11 @@ std::set<std::string> names_defined_on_page(const Page& page) {
   std::set<std::string> out;
   for (const CodeBlock& b : page.blocks) {
     for (const std::string& raw : split_lines(b.text)) {
-      std::string_view l = trim(raw);
+      std::string_view l = ops::trim_view(raw);
       for (const char* lead : {"- func:", "func:", "def ", "class ", "m.def(\"", ".def(\""}) {
         const size_t p = l.find(lead);
         if (p == std::string_view::npos) continue;
-        std::string_view rest = trim(l.substr(p + std::string_view(lead).size()));
+        std::string_view rest = ops::trim_view(l.substr(p + std::string_view(lead).size()));
         size_t e = 0;
         while (e < rest.size() && is_ident_char(rest[e])) ++e;
         if (e > 0) out.emplace(rest.substr(0, e));
@@ -143,7 +145,7 @@ bool announces_output(std::string_view comment) {
                             icontains(comment, "output") || icontains(comment, "prints") ||
                             icontains(comment, "回显");
   if (!about_output) return false;
-  const std::string_view t = trim(comment);
+  const std::string_view t = ops::trim_view(comment);
   return icontains(t, "如下") || icontains(t, "类似") || ends_with(t, ":") ||
          ends_with(t, "\xEF\xBC\x9A");  // ：
 }
@@ -170,7 +172,7 @@ std::string python_source(std::string_view block_text, bool* output_cut) {
   const std::vector<std::string> lines = split_lines(block_text);
   bool doctest = false;
   for (const std::string& l : lines) {
-    const std::string_view t = trim(l);
+    const std::string_view t = ops::trim_view(l);
     if (starts_with(t, ">>>") || starts_with(t, "In [")) doctest = true;
   }
   std::string out;
@@ -178,7 +180,7 @@ std::string python_source(std::string_view block_text, bool* output_cut) {
   bool cut = false;
   for (const std::string& l : lines) {
     std::string_view t = l;
-    const std::string_view s = trim(l);
+    const std::string_view s = ops::trim_view(l);
     if (cut) {
       t = "";
     } else if (doctest) {
@@ -190,7 +192,7 @@ std::string python_source(std::string_view block_text, bool* output_cut) {
         depth = std::max(0, depth + bracket_delta(t));
       } else if (starts_with(s, "In [")) {
         const size_t colon = s.find("]:");
-        t = colon == std::string_view::npos ? "" : trim(s.substr(colon + 2));
+        t = colon == std::string_view::npos ? "" : ops::trim_view(s.substr(colon + 2));
         depth = std::max(0, bracket_delta(t));
       } else if (depth > 0) {
         t = s;  // a continuation line written without its "..." prompt
@@ -235,7 +237,7 @@ bool marked_as_fragment(const Page& page, const CodeBlock& block) {
     ++seen;
   }
   for (const std::string& l : split_lines(block.text)) {
-    const std::string_view t = trim(l);
+    const std::string_view t = ops::trim_view(l);
     if (t.empty()) continue;
     return starts_with(t, "#") && marked(t);
   }
@@ -277,7 +279,8 @@ std::vector<Prototype> parse_prototypes(const CodeBlock& block) {
     p.name = name;
     p.line = line;
     const size_t eol = t.find('\n', i);
-    p.text = std::string(trim(t.substr(i, (eol == std::string::npos ? t.size() : eol) - i)));
+    p.text =
+        std::string(ops::trim_view(t.substr(i, (eol == std::string::npos ? t.size() : eol) - i)));
     const std::string_view list = std::string_view(t).substr(e + 1, close - e - 1);
     bool open = false;
     p.params = parse_python_params(list, &open);

@@ -1,6 +1,7 @@
 #include "detail/text.hpp"
 
 #include <sstream>
+#include "optoolkit/text.hpp"
 
 namespace skillrt::doc_review::detail {
 
@@ -87,14 +88,6 @@ bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string_view trim(std::string_view s) {
-  size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t' || s[b] == '\r' || s[b] == '\n')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t' || s[e - 1] == '\r' || s[e - 1] == '\n'))
-    --e;
-  return s.substr(b, e - b);
-}
-
 std::string lower_ascii(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -164,7 +157,7 @@ std::string excerpt(std::string_view s, size_t max_chars) {
   std::string out;
   size_t chars = 0;
   bool space = false;
-  s = trim(s);
+  s = ops::trim_view(s);
   for (size_t i = 0; i < s.size();) {
     const size_t start = i;
     const char32_t cp = next_code_point(s, &i);
@@ -193,7 +186,7 @@ std::string excerpt(std::string_view s, size_t max_chars) {
 
 std::string heading_slug(std::string_view plain) {
   std::string out;
-  plain = trim(plain);
+  plain = ops::trim_view(plain);
   for (size_t i = 0; i < plain.size();) {
     const char32_t cp = next_code_point(plain, &i);
     if (cp < 0x80) {
@@ -304,7 +297,7 @@ std::string strip_inline_markdown(std::string_view text, bool spans_marked) {
       while (i + run < text.size() && text[i + run] == '`') ++run;
       const size_t close = text.find(std::string(run, '`'), i + run);
       if (close != std::string_view::npos) {
-        out.append(trim(text.substr(i + run, close - i - run)));
+        out.append(ops::trim_view(text.substr(i + run, close - i - run)));
         i = close + run;
         continue;
       }

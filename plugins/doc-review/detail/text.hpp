@@ -30,7 +30,6 @@ bool is_upper(char c);
 bool is_lower(char c);
 bool is_digit(char c);
 
-std::string_view trim(std::string_view s);
 std::string lower_ascii(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
 bool ends_with(std::string_view s, std::string_view suffix);

@@ -4,17 +4,12 @@
 #include <cctype>
 
 #include "detail/rule_table.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::gpu_migration::detail {
 namespace {
 
 using Json = nlohmann::json;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 // PEP 503 normalisation: lower case, runs of '-', '_' and '.' as one '-'.
 std::string normalise(std::string_view name) {
@@ -68,9 +63,9 @@ void classify(Json& dep) {
 // "flash_attn>=2.5 ; python_version > '3.8'" -> (flash_attn, >=2.5); git URLs by #egg= or the
 // repository's name.
 bool split_requirement(std::string_view req, std::string* name, std::string* spec, bool* git) {
-  req = trim(req);
+  req = ops::trim_view(req);
   *git = false;
-  if (req.rfind("-e ", 0) == 0) req = trim(req.substr(3));
+  if (req.rfind("-e ", 0) == 0) req = ops::trim_view(req.substr(3));
   if (req.empty() || req.front() == '-' || req.front() == '#') return false;
   const size_t plus = req.find("git+");
   if (plus != std::string_view::npos) {
@@ -87,7 +82,8 @@ bool split_requirement(std::string_view req, std::string* name, std::string* spe
       *name = std::string(url.substr(url.find_last_of('/') + 1));
     }
     const size_t at = req.find(" @ ");
-    if (at != std::string_view::npos && at < plus) *name = std::string(trim(req.substr(0, at)));
+    if (at != std::string_view::npos && at < plus)
+      *name = std::string(ops::trim_view(req.substr(0, at)));
     return !name->empty();
   }
   size_t n = 0;
@@ -99,7 +95,7 @@ bool split_requirement(std::string_view req, std::string* name, std::string* spe
   *name = std::string(req.substr(0, n));
   std::string_view rest = req.substr(n);
   rest = rest.substr(0, rest.find(';'));
-  *spec = std::string(trim(rest));
+  *spec = std::string(ops::trim_view(rest));
   return true;
 }
 
@@ -147,7 +143,7 @@ void read_pyproject(std::string_view text, Reader& r) {
   bool in_array = false;
   std::string group;
   for (size_t i = 0; i < lines.size(); ++i) {
-    const std::string_view l = trim(lines[i]);
+    const std::string_view l = ops::trim_view(lines[i]);
     if (l.empty() || l.front() == '#') continue;
     if (!in_array && l.front() == '[') {
       table = std::string(l.substr(1, l.find(']') - 1));
@@ -161,8 +157,8 @@ void read_pyproject(std::string_view text, Reader& r) {
     }
     const size_t eq = l.find('=');
     if (eq == std::string_view::npos) continue;
-    const std::string key(trim(l.substr(0, eq)));
-    const std::string_view value = trim(l.substr(eq + 1));
+    const std::string key(ops::trim_view(l.substr(0, eq)));
+    const std::string_view value = ops::trim_view(l.substr(eq + 1));
     const bool pep621 =
         (table == "project" && key == "dependencies") || table == "project.optional-dependencies";
     if (pep621 && !value.empty() && value.front() == '[') {
@@ -195,8 +191,8 @@ void read_setup_py(std::string_view text, Reader& r) {
       size_t open = text.find_first_of("[{", at);
       if (open == std::string_view::npos) break;
       // Only a literal right after the keyword (a variable holding the list is not read).
-      if (trim(text.substr(at + std::string_view(key).size(),
-                           open - at - std::string_view(key).size())) != "=") {
+      if (ops::trim_view(text.substr(at + std::string_view(key).size(),
+                                     open - at - std::string_view(key).size())) != "=") {
         at = text.find(key, at + 1);
         continue;
       }
@@ -212,7 +208,8 @@ void read_setup_py(std::string_view text, Reader& r) {
       each_quoted(body, [&](std::string_view q, size_t pos) {
         // In extras_require the keys are quoted too: a key is followed by ':'.
         const size_t after = open + pos + q.size() + 2;
-        if (after < text.size() && trim(text.substr(after, 2)).substr(0, 1) == ":") return;
+        if (after < text.size() && ops::trim_view(text.substr(after, 2)).substr(0, 1) == ":")
+          return;
         const int line = static_cast<int>(std::count(
                              text.begin(), text.begin() + static_cast<long>(open + pos), '\n')) +
                          1;
@@ -230,7 +227,7 @@ void read_setup_cfg(std::string_view text, Reader& r) {
   std::string group;
   for (size_t i = 0; i < lines.size(); ++i) {
     const std::string_view raw = lines[i];
-    const std::string_view l = trim(raw);
+    const std::string_view l = ops::trim_view(raw);
     if (l.empty() || l.front() == '#' || l.front() == ';') continue;
     if (l.front() == '[') {
       section = std::string(l.substr(1, l.find(']') - 1));
@@ -245,12 +242,12 @@ void read_setup_cfg(std::string_view text, Reader& r) {
     in_list = false;
     const size_t eq = l.find('=');
     if (eq == std::string_view::npos) continue;
-    const std::string key(trim(l.substr(0, eq)));
+    const std::string key(ops::trim_view(l.substr(0, eq)));
     if ((section == "options" && key == "install_requires") ||
         section == "options.extras_require") {
       group = section == "options" ? "" : key;
       in_list = true;
-      const std::string_view first = trim(l.substr(eq + 1));
+      const std::string_view first = ops::trim_view(l.substr(eq + 1));
       if (!first.empty()) r.add(static_cast<int>(i + 1), first, "setup.cfg", group);
     }
   }

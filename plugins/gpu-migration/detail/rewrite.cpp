@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <sstream>
+#include "optoolkit/text.hpp"
 
 namespace skillrt::gpu_migration::detail {
 namespace {
@@ -12,13 +13,6 @@ struct Splice {
   size_t end;
   std::string text;
 };
-
-std::string trim(std::string_view s) {
-  const size_t b = s.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return {};
-  const size_t e = s.find_last_not_of(" \t\r");
-  return std::string(s.substr(b, e - b + 1));
-}
 
 std::string indent_of(std::string_view line) {
   const size_t b = line.find_first_not_of(" \t");
@@ -75,10 +69,11 @@ Rewrite rewrite_python(std::string_view text, const PythonScan& scan, RewriteMod
       if (std::find(seen.begin(), seen.end(), std::make_pair(line, m->rule)) != seen.end())
         continue;
       seen.emplace_back(line, m->rule);
-      const std::string original = trim(lines.line_text(line));
+      const std::string original = ops::trim(lines.line_text(line));
       inserts[anchor].push_back(indent + "# gpu-migration " + m->rule->id + ": was `" + original +
                                 "`; " + m->rule->reason);
-      out.changes.push_back({line, m->rule, original, trim(new_lines[static_cast<size_t>(line)])});
+      out.changes.push_back(
+          {line, m->rule, original, ops::trim(new_lines[static_cast<size_t>(line)])});
     }
   }
 

@@ -4,13 +4,14 @@
 #include <stdexcept>
 
 #include "detail/text.hpp"
+#include "optoolkit/text.hpp"
 
 namespace skillrt::npu_graph::detail {
 
 int CsvTable::column(const std::vector<std::string>& names) const {
   for (const std::string& name : names) {
     for (size_t i = 0; i < header.size(); ++i) {
-      if (trim(header[i]) == name) return static_cast<int>(i);
+      if (ops::trim_view(header[i]) == name) return static_cast<int>(i);
     }
   }
   return -1;
@@ -75,7 +76,7 @@ CsvTable parse_csv(std::string_view text, const std::string& source) {
 }
 
 double to_number(const std::string& field, double fallback) {
-  const std::string_view t = trim(field);
+  const std::string_view t = ops::trim_view(field);
   if (t.empty()) return fallback;
   const std::string s(t);
   char* end = nullptr;

@@ -14,7 +14,6 @@ namespace skillrt::npu_graph::detail {
 // stay line numbers minus one (the plugins' shared helper).
 using ops::split_lines;
 
-std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 bool contains_icase(std::string_view haystack, std::string_view needle);
 bool starts_with(std::string_view s, std::string_view prefix);

@@ -13,6 +13,8 @@ namespace skillrt::ops {
 
 // `s` without leading and trailing whitespace (space, tab, CR, LF, VT, FF).
 std::string trim(std::string_view s);
+// The same, as a view into `s` (no copy): valid as long as the text `s` points into.
+std::string_view trim_view(std::string_view s);
 
 // "a, b=[1, 2], c='x,y'" -> {"a", "b=[1, 2]", "c='x,y'"}: split at commas outside (), [], {}
 // and quotes (a backslash escapes the next character inside quotes), each part trimmed; empty

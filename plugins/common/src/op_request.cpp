@@ -1,12 +1,12 @@
-#include "detail/op_input.hpp"
+#include "optoolkit/op_request.hpp"
 
 #include "optoolkit/sources.hpp"
 
-namespace skillrt::op_test::detail {
+namespace skillrt::ops {
 
 namespace {
 
-ResolvedOp from_entry(const ops::OpEntry& entry) {
+ResolvedOp from_entry(const OpEntry& entry) {
   ResolvedOp op;
   op.schema = *entry.parsed.schema;
   op.text = entry.schema_text;
@@ -22,7 +22,7 @@ std::vector<ResolvedOp> resolve_ops(const Json& input, bool with_variants) {
   std::vector<ResolvedOp> out;
   if (input.contains("schema")) {
     const std::string text = input.at("schema").get<std::string>();
-    ops::SchemaParseResult parsed = ops::parse_schema(text);
+    SchemaParseResult parsed = parse_schema(text);
     if (!parsed.ok()) {
       throw invalid_argument("field 'schema' does not parse as a function schema: " +
                              parsed.error.to_string() + "; fix the text or pass 'op' + 'source'");
@@ -37,9 +37,9 @@ std::vector<ResolvedOp> resolve_ops(const Json& input, bool with_variants) {
     throw invalid_argument("give 'schema' (the full schema string) or both 'op' and 'source'");
   }
   const std::string name = input.at("op").get<std::string>();
-  ops::OpSource source;
+  OpSource source;
   try {
-    source = ops::load_source_file(ops::resolve_source_path(input.at("source").get<std::string>()));
+    source = load_source_file(resolve_source_path(input.at("source").get<std::string>()));
   } catch (const std::exception& e) {
     throw invalid_argument(std::string("field 'source': ") + e.what());
   }
@@ -57,19 +57,19 @@ std::vector<ResolvedOp> resolve_ops(const Json& input, bool with_variants) {
   }
   out.push_back(from_entry(*hits.front()));
   if (!with_variants) return out;
-  const ops::FunctionSchema primary = out.front().schema;  // a copy: out grows below
-  for (const ops::OpEntry& entry : source.entries) {
+  const FunctionSchema primary = out.front().schema;  // a copy: out grows below
+  for (const OpEntry& entry : source.entries) {
     if (!entry.parsed.ok() || &entry == hits.front()) continue;
-    const ops::FunctionSchema& s = *entry.parsed.schema;
+    const FunctionSchema& s = *entry.parsed.schema;
     if (s.name.base != primary.name.base || s.name.dunder || s.name.functional_overload) continue;
-    if (s.kind != ops::SchemaKind::kInplace && s.kind != ops::SchemaKind::kOut) continue;
+    if (s.kind != SchemaKind::kInplace && s.kind != SchemaKind::kOut) continue;
     // Siblings with the same non-out arguments as the primary: add.out belongs to add.Tensor,
     // not to add.Scalar.
     std::vector<std::string> a, b;
     for (const auto& arg : primary.arguments)
-      if (!arg.out) a.push_back(arg.name + ":" + ops::print_type(arg.type));
+      if (!arg.out) a.push_back(arg.name + ":" + print_type(arg.type));
     for (const auto& arg : s.arguments)
-      if (!arg.out) b.push_back(arg.name + ":" + ops::print_type(arg.type));
+      if (!arg.out) b.push_back(arg.name + ":" + print_type(arg.type));
     if (a != b) continue;
     bool dup = false;
     for (const auto& o : out) dup = dup || o.schema.kind == s.kind;
@@ -78,4 +78,4 @@ std::vector<ResolvedOp> resolve_ops(const Json& input, bool with_variants) {
   return out;
 }
 
-}  // namespace skillrt::op_test::detail
+}  // namespace skillrt::ops
