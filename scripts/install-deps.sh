@@ -15,7 +15,9 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --with-node) packages+=(nodejs npm) ;;
+    # A Node from another source (NodeSource's nodejs carries npm and conflicts with Debian's npm)
+    # is kept as it is.
+    --with-node) command -v npm >/dev/null 2>&1 || packages+=(nodejs npm) ;;
     --with-clang) packages+=(clang-16) ;;  # make fuzz: libFuzzer comes with Debian's clang
   esac
 done
