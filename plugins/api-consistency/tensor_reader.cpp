@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -290,9 +291,21 @@ class MemoryStream : public TensorStream {
   size_t pos_ = 0;
 };
 
-uint64_t element_count(const std::vector<int64_t>& shape) {
+// The element count of `shape` holding `elem_size`-byte elements. A negative dimension, or a count
+// whose byte size does not fit in 64 bits, is an error: wrapped around, it would let a header
+// promise more elements than the file holds and pass the size checks.
+uint64_t element_count(const std::vector<int64_t>& shape, size_t elem_size,
+                       const std::string& src) {
   uint64_t n = 1;
-  for (int64_t d : shape) n *= static_cast<uint64_t>(d);
+  uint64_t bytes = 0;
+  for (int64_t d : shape) {
+    if (d < 0 || __builtin_mul_overflow(n, static_cast<uint64_t>(d), &n) ||
+        __builtin_mul_overflow(n, uint64_t{elem_size}, &bytes)) {
+      throw TensorError(src + ": dimension " + std::to_string(d) +
+                        (d < 0 ? " is negative" : " makes the size overflow 64 bits") +
+                        "; the header is corrupt or the declared shape wrong");
+    }
+  }
   return n;
 }
 
@@ -377,7 +390,14 @@ NpyHeader parse_npy_header(ByteSource& in, const std::string& src) {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       num += c;
     } else if (c == ',' || c == ')') {
-      if (!num.empty()) out.shape.push_back(std::stoll(num));
+      if (!num.empty()) {
+        int64_t dim = 0;
+        const auto r = std::from_chars(num.data(), num.data() + num.size(), dim);
+        if (r.ec != std::errc() || r.ptr != num.data() + num.size()) {
+          throw bad("dimension " + num + " in shape '" + shape + "' is out of range");
+        }
+        out.shape.push_back(dim);
+      }
       num.clear();
     } else if (c != ' ' && c != 'L') {
       throw bad("shape '" + shape + "' is not a tuple of integers");
@@ -412,7 +432,7 @@ TensorHeader header_from_npy(const NpyHeader& h, const TensorSpec& spec, const s
     out.storage = *t;
   }
   out.logical = resolve_logical(out.storage, spec.dtype, src);
-  out.count = element_count(out.shape);
+  out.count = element_count(out.shape, dtype_size(out.storage), src);
   return out;
 }
 
@@ -455,12 +475,16 @@ std::vector<ZipEntry> zip_entries(const MappedFile& f) {
   if (cd_off == 0xFFFFFFFFu || entries == 0xFFFF) {
     if (eocd < 20 || u32(b + eocd - 20) != 0x07064b50) throw bad("zip64 locator missing");
     const uint64_t z = u64(b + eocd - 20 + 8);
-    if (z + 56 > n || u32(b + z) != 0x06064b50) throw bad("zip64 directory record missing");
+    if (z > n || n - z < 56 || u32(b + z) != 0x06064b50) {
+      throw bad("zip64 directory record missing");
+    }
     entries = u64(b + z + 32);
     cd_size = u64(b + z + 40);
     cd_off = u64(b + z + 48);
   }
-  if (cd_off + cd_size > n) throw bad("central directory beyond the end of the file");
+  if (cd_off > n || cd_size > n - cd_off) {
+    throw bad("central directory beyond the end of the file");
+  }
   std::vector<ZipEntry> out;
   uint64_t p = cd_off;
   for (uint64_t i = 0; i < entries; ++i) {
@@ -495,8 +519,9 @@ std::vector<ZipEntry> zip_entries(const MappedFile& f) {
   return out;
 }
 
+// `in_archive`: the region is an .npz member (the header's format says npz, stored or deflated).
 std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, uint64_t begin,
-                                              uint64_t length, bool deflated,
+                                              uint64_t length, bool in_archive, bool deflated,
                                               uint64_t inflated_size, const TensorSpec& spec,
                                               const std::string& src) {
   std::unique_ptr<ByteSource> bytes;
@@ -508,11 +533,13 @@ std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, 
   const NpyHeader h = parse_npy_header(*bytes, src);
   bool swap = false;
   TensorHeader th = header_from_npy(h, spec, src, &swap);
-  th.format = deflated || !spec.member.empty() ? "npz" : "npy";
+  th.format = in_archive ? "npz" : "npy";
   const uint64_t need = th.count * dtype_size(th.storage);
   if (th.fortran && deflated) {
-    // The archive's directory states the member's inflated size: never allocate beyond it.
-    if (need > inflated_size || inflated_size - need < h.data_offset) {
+    // The archive's directory states the member's inflated size: never allocate beyond it. Nor
+    // beyond what the member can inflate to (deflate expands at most 1032:1): the directory's
+    // size is only the archive's claim.
+    if (need > inflated_size || inflated_size - need < h.data_offset || need / 1032 > length) {
       throw TensorError(src + ": header promises " + std::to_string(need) +
                         " data bytes but the archive member inflates to " +
                         std::to_string(inflated_size) +
@@ -550,10 +577,23 @@ std::unique_ptr<TensorStream> open_npy_region(std::shared_ptr<MappedFile> file, 
   return std::make_unique<SourceStream>(std::move(th), std::move(bytes), swap);
 }
 
+// numpy's largest rank (NPY_MAXDIMS of numpy 2); deeper nesting would only exhaust the stack.
+constexpr size_t kMaxJsonRank = 64;
+
 void infer_json(const nlohmann::json& j, size_t depth, std::vector<int64_t>* shape,
                 std::vector<double>* out, bool* all_bool, const std::string& src) {
   if (j.is_array()) {
+    if (depth >= kMaxJsonRank) {
+      throw TensorError(src + ": JSON array nested deeper than " + std::to_string(kMaxJsonRank) +
+                        " levels; give a tensor of at most that rank");
+    }
     if (shape->size() <= depth) {
+      // A new axis after a scalar was read at a shallower depth: "[1, [2]]" is ragged.
+      if (!out->empty()) {
+        throw TensorError(src + ": ragged JSON array (an array at depth " + std::to_string(depth) +
+                          " where a number was at depth " + std::to_string(shape->size()) +
+                          "); give a rectangular nested array");
+      }
       shape->push_back(static_cast<int64_t>(j.size()));
     } else if ((*shape)[depth] != static_cast<int64_t>(j.size())) {
       throw TensorError(src + ": ragged JSON array (axis " + std::to_string(depth) + " has " +
@@ -648,7 +688,7 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
     out = open_json(spec);
   } else if (format == "npy") {
     auto file = std::make_shared<MappedFile>(spec.path);
-    out = open_npy_region(file, 0, file->size(), false, file->size(), spec, spec.path);
+    out = open_npy_region(file, 0, file->size(), false, false, file->size(), spec, spec.path);
   } else if (format == "npz") {
     auto file = std::make_shared<MappedFile>(spec.path);
     const auto entries = zip_entries(*file);
@@ -675,16 +715,17 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
                         " is neither stored nor deflate; re-save with numpy.savez[_compressed]");
     }
     const uint8_t* b = file->data();
-    if (hit->local_offset + 30 > file->size() || u32(b + hit->local_offset) != 0x04034b50) {
+    if (hit->local_offset > file->size() || file->size() - hit->local_offset < 30 ||
+        u32(b + hit->local_offset) != 0x04034b50) {
       throw TensorError(spec.path + ":" + want + ": local zip header missing (corrupt archive)");
     }
     const uint64_t begin =
         hit->local_offset + 30 + u16(b + hit->local_offset + 26) + u16(b + hit->local_offset + 28);
-    if (begin + hit->compressed > file->size()) {
+    if (begin > file->size() || hit->compressed > file->size() - begin) {
       throw TensorError(spec.path + ":" + want + ": member data runs past the end (truncated)");
     }
-    out = open_npy_region(file, begin, hit->compressed, hit->method == 8, hit->uncompressed, spec,
-                          spec.path + ":" + want.substr(0, want.size() - 4));
+    out = open_npy_region(file, begin, hit->compressed, true, hit->method == 8, hit->uncompressed,
+                          spec, spec.path + ":" + want.substr(0, want.size() - 4));
   } else if (format == "raw") {
     const std::optional<DType> storage = spec.storage ? spec.storage : spec.dtype;
     if (!storage || !spec.shape) {
@@ -699,7 +740,7 @@ std::unique_ptr<TensorStream> open_tensor(const TensorSpec& spec) {
     h.storage = *storage;
     h.logical = resolve_logical(*storage, spec.dtype, spec.path);
     h.shape = *spec.shape;
-    h.count = element_count(h.shape);
+    h.count = element_count(h.shape, dtype_size(h.storage), spec.path);
     const uint64_t need = h.count * dtype_size(h.storage);
     if (spec.offset > file->size() || file->size() - spec.offset != need) {
       const uint64_t have = spec.offset > file->size() ? 0 : file->size() - spec.offset;
