@@ -17,6 +17,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "plugin_io/atomic_file.hpp"
+
 extern char** environ;
 
 namespace skillrt::ci_fix {
@@ -194,44 +196,11 @@ bool is_directory(const std::string& path) {
   return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-namespace {
-
-std::string write_all(int fd, const std::string& content) {
-  size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = write(fd, content.data() + done, content.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return std::strerror(errno);
-    }
-    done += static_cast<size_t>(n);
-  }
-  return "";
-}
-
-}  // namespace
-
 std::string write_atomically(const std::string& path, const std::string& content) {
-  struct stat st {};
-  mode_t mode = 0644;
-  if (stat(path.c_str(), &st) == 0) mode = st.st_mode & 07777;
-  size_t slash = path.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  std::string tmpl = dir + "/." + name + ".ci-fix.XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  int fd = mkstemp(buf.data());
-  if (fd < 0) return "cannot create a temporary file in " + dir + ": " + std::strerror(errno);
-  std::string tmp(buf.data());
-  std::string err = write_all(fd, content);
-  if (err.empty() && fchmod(fd, mode) != 0) err = std::strerror(errno);
-  if (err.empty() && fsync(fd) != 0) err = std::strerror(errno);
-  if (close(fd) != 0 && err.empty()) err = std::strerror(errno);
-  if (err.empty() && rename(tmp.c_str(), path.c_str()) != 0) err = std::strerror(errno);
-  if (!err.empty()) {
-    unlink(tmp.c_str());
-    return "cannot write " + path + ": " + err;
+  try {
+    plugin_io::write_file_atomic(path, content);
+  } catch (const std::exception& e) {
+    return e.what();
   }
   return "";
 }

@@ -36,8 +36,9 @@ bool is_symlink(const std::string& path);
 bool is_regular_file(const std::string& path);
 bool is_directory(const std::string& path);
 
-// Writes `content` to `path` atomically: a temporary file in the same directory, the original's
-// permissions, fsync, rename. Returns an error message, empty on success.
+// Writes `content` to `path` atomically through the plugin kit's write_file_atomic (temporary
+// file in the same folder, the original's permissions, fsync, rename, folder fsync). Returns an
+// error message naming the file, empty on success.
 std::string write_atomically(const std::string& path, const std::string& content);
 // Writes a file (creating parent directories) non-atomically: for scratch mirrors and reports.
 std::string write_file(const std::string& path, const std::string& content);
