@@ -35,24 +35,28 @@ asan-test:
 
 # libFuzzer targets (tests/fuzz) in their own clang tree, each run for FUZZ_SECONDS on a copy of
 # its corpus; new inputs stay in build-fuzz/corpus. A crash leaves its reproducer in
-# build-fuzz/artifacts: add it to tests/fuzz/corpus/<target> with the fix.
+# build-fuzz/artifacts: add it to tests/fuzz/corpus/<target> with the fix. A target with its own
+# dictionary (tests/fuzz/<target>.dict) uses it, the others the JSON one. Allocations are capped
+# so that a reader allocating what a hostile header claims fails the run.
 FUZZ_SECONDS ?= 60
-# The code under test is instrumented too (fuzzer-no-link). Debian 12's clang 16 implements what
-# libstdc++ 12's <expected> needs (P0848) but still reports the older __cpp_concepts value that
-# <expected> is gated on, so this tree, and only this tree, states the newer one.
-FUZZ_CXX_FLAGS ?= -fsanitize=fuzzer-no-link,address,undefined -D__cpp_concepts=202002L \
-  -Wno-macro-redefined
-FUZZ_TARGETS ?= call_scan schema_text jsonrpc_line
+# The code under test is instrumented too (fuzzer-no-link). tests/fuzz/clang16_cpp_concepts.h
+# works around Debian 12's clang 16 with libstdc++ 12's <expected> (see the header).
+FUZZ_CXX_FLAGS ?= -fsanitize=fuzzer-no-link,address,undefined \
+  -include $(CURDIR)/tests/fuzz/clang16_cpp_concepts.h
+FUZZ_TARGETS ?= call_scan schema_text jsonrpc_line tensor_npy torch_schema npu_graph_logs \
+  ci_fix_tokens apidoc_page
+FUZZ_LIMITS ?= -malloc_limit_mb=256 -rss_limit_mb=1024
 fuzz:
 	@scripts/install-deps.sh --with-clang
 	@CC=clang-16 CXX=clang++-16 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DSKILLRT_FUZZ=ON -DCMAKE_CXX_FLAGS="$(FUZZ_CXX_FLAGS)" >/dev/null
-	@cmake --build build-fuzz --target skillrt_fuzz_targets -j $(JOBS)
+	@cmake --build build-fuzz --target $(addsuffix _fuzz,$(FUZZ_TARGETS)) -j $(JOBS)
 	@mkdir -p build-fuzz/artifacts
 	@for t in $(FUZZ_TARGETS); do \
+	  dict=tests/fuzz/$$t.dict; [ -f $$dict ] || dict=tests/fuzz/json.dict; \
 	  mkdir -p build-fuzz/corpus/$$t && cp -n tests/fuzz/corpus/$$t/* build-fuzz/corpus/$$t/; \
 	  build-fuzz/tests/fuzz/$${t}_fuzz -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	    -dict=tests/fuzz/json.dict -artifact_prefix=build-fuzz/artifacts/$$t- \
+	    $(FUZZ_LIMITS) -dict=$$dict -artifact_prefix=build-fuzz/artifacts/$$t- \
 	    build-fuzz/corpus/$$t || exit 1; \
 	done
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "text.hpp"
+
 namespace skillrt::ci_fix {
 
 const char* proof_level_name(ProofLevel level) {
@@ -32,19 +34,7 @@ std::string shown(std::string_view src, const Token& t, Language lang) {
   }
   std::string text = token_text(src, t, lang);
   if (text.size() > 40) text = text.substr(0, 37) + "...";
-  std::string out;
-  for (char c : text) {
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      out += c;
-    }
-  }
-  return std::string(kind_name(t.kind)) + " `" + out + "`";
+  return std::string(kind_name(t.kind)) + " `" + ci_fix::shown(text) + "`";
 }
 
 bool same_text(std::string_view a, const Token& x, std::string_view b, const Token& y,
@@ -59,6 +49,8 @@ bool same_text(std::string_view a, const Token& x, std::string_view b, const Tok
     }
     return ta == tb;
   }
+  // "\n", "\r\n" and "\r" end a directive alike (translation phase 1).
+  if (lang == Language::kCpp && x.kind == TokKind::kDirectiveEnd) return true;
   if (lang == Language::kCpp && ((x.flags | y.flags) & kTokSpliced)) {
     return token_text(a, x, lang) == token_text(b, y, lang);
   }

@@ -116,6 +116,9 @@ class CppLexer {
         if (directive_tokens >= 3 && in_define_) toks_->back().flags |= kTokSensitive;
       }
     }
+    // The end of the file ends the last line, and a directive on it ([lex.phases]: a missing
+    // final newline is implied), as a newline there would.
+    if (directive_tokens >= 0) push(TokKind::kDirectiveEnd, n, n);
     push(TokKind::kEnd, n, n);
     mark_macro_arguments(out);
     return out;
@@ -239,9 +242,11 @@ class CppLexer {
     return e;
   }
 
-  // One token starting at i; returns the offset after it.
+  // One token starting at i; returns the offset after it. The token's line is the line of i:
+  // scanning it (and the splices after it) moves line_ on.
   size_t token(size_t i) {
     size_t n = s_.size();
+    const uint32_t first = line_;
     auto c = static_cast<unsigned char>(s_[i]);
     if (is_id_start(c) || (c == '\\' && (peek(i, 1) == 'u' || peek(i, 1) == 'U'))) {
       size_t e = i;
@@ -267,13 +272,13 @@ class CppLexer {
         bool raw_prefix = spelled == "R" || spelled == "LR" || spelled == "uR" || spelled == "UR" ||
                           spelled == "u8R";
         bool enc_prefix = spelled == "L" || spelled == "u" || spelled == "U" || spelled == "u8";
-        if (q == '"' && raw_prefix) return raw_string(i, e);
-        if (enc_prefix) return quoted(i, e);
+        if (q == '"' && raw_prefix) return raw_string(i, e, first);
+        if (enc_prefix) return quoted(i, e, first);
       }
-      sig(TokKind::kName, i, e);
+      sig(TokKind::kName, i, e, first);
       return e;
     }
-    if (c == '"' || c == '\'') return quoted(i, i);
+    if (c == '"' || c == '\'') return quoted(i, i, first);
     if (is_digit(c) || (c == '.' && is_digit(static_cast<unsigned char>(peek(i, 1))))) {
       char prev = s_[i];
       size_t e = next(i);
@@ -286,7 +291,7 @@ class CppLexer {
         prev = static_cast<char>(d);
         e = next(e);
       }
-      sig(TokKind::kNumber, i, e);
+      sig(TokKind::kNumber, i, e, first);
       return e;
     }
     // Punctuators. Fast path: no backslash among the next four bytes, so no splice inside.
@@ -299,12 +304,13 @@ class CppLexer {
             (ahead.size() < 4 || (ahead[3] != ':' && ahead[3] != '>'))) {
           e = i + 1;  // <:: not followed by : or > is < followed by :: (C++11 [lex.pptoken]/3)
         }
-        sig(TokKind::kOp, i, e);
+        sig(TokKind::kOp, i, e, first);
         return e;
       }
     }
     // Compare logically (splices may sit between the characters of one).
     for (std::string_view p : kPunct) {
+      const uint32_t saved = line_;  // next() counts the splices it crosses: undone on a miss
       size_t e = i;
       bool ok = true;
       for (char pc : p) {
@@ -314,25 +320,28 @@ class CppLexer {
         }
         e = next(e);
       }
-      if (!ok) continue;
+      if (!ok) {
+        line_ = saved;
+        continue;
+      }
       if (p == "<:" && peek(i, 2) == ':' && peek(i, 3) != ':' && peek(i, 3) != '>') {
         // <:: not followed by : or > is < followed by :: (C++11 [lex.pptoken]/3).
+        line_ = saved;
         e = next(i);
       }
-      sig(TokKind::kOp, i, e);
+      sig(TokKind::kOp, i, e, first);
       return e;
     }
     size_t e = i + 1;
     while (e < n && (static_cast<unsigned char>(s_[e]) & 0xC0) == 0x80) ++e;
-    sig(TokKind::kError, i, e);  // stray backslash, @, backtick...
+    sig(TokKind::kError, i, e, first);  // stray backslash, @, backtick...
     return e;
   }
 
   // A string or character literal (quote at q, prefix from begin), with its ud-suffix.
-  size_t quoted(size_t begin, size_t q) {
+  size_t quoted(size_t begin, size_t q, uint32_t first) {
     size_t n = s_.size();
     char quote = s_[q];
-    uint32_t first = line_;
     size_t e = next(q);
     bool closed = false;
     while (e < n) {
@@ -358,9 +367,8 @@ class CppLexer {
   }
 
   // R"delim( ... )delim": no splices, no escapes.
-  size_t raw_string(size_t begin, size_t q) {
+  size_t raw_string(size_t begin, size_t q, uint32_t first) {
     size_t n = s_.size();
-    uint32_t first = line_;
     size_t open = s_.find('(', q + 1);
     size_t e = n;
     bool closed = false;
@@ -376,6 +384,8 @@ class CppLexer {
         }
       }
     }
+    // Counted from the prefix on: splices in it were already counted while it was read.
+    line_ = first;
     for (size_t k = begin; k < e; ++k) {
       if (s_[k] == '\n' || (s_[k] == '\r' && (k + 1 >= e || s_[k + 1] != '\n'))) ++line_;
     }

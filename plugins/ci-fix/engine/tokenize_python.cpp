@@ -21,7 +21,10 @@ bool is_name_start(unsigned char c) {
 }
 bool is_name_char(unsigned char c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool is_hspace(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\v'; }
+// The blanks CPython skips between tokens. A vertical tab is not one of them: CPython rejects it
+// ("invalid non-printable character U+000B"), so it is an error token, and a fix that removes it
+// turns an invalid file into a valid one.
+bool is_hspace(char c) { return c == ' ' || c == '\t' || c == '\f'; }
 
 // Length of the operator at i (longest match), 0 when none.
 size_t match_op(std::string_view s, size_t i) {

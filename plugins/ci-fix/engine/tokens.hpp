@@ -27,7 +27,7 @@ enum class TokKind : uint8_t {
   kDedent,            // Python
   kEnd,               // end of input
   kError,             // anything the language would reject; compared like any token
-  kDirectiveEnd,      // C/C++: the newline that ends a preprocessor directive
+  kDirectiveEnd,      // C/C++: the newline that ends a preprocessor directive (empty at the end)
   kHeaderName,        // C/C++: <...> after #include
   kDirectiveComment,  // a comment tools obey: coding:, type:, noqa, NOLINT, clang-format off...
   kBom,

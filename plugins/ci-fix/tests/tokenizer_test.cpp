@@ -132,6 +132,43 @@ TEST_CASE("c++: spacing inside macro arguments and #define bodies is observable"
               Language::kCpp));
 }
 
+// Found by the ci_fix_tokens fuzz target (tests/fuzz), which checks what the proofs assume of the
+// streams; its corpus keeps the inputs.
+TEST_CASE("python: a vertical tab is an error, not a blank", "[ci-fix][tokens][python]") {
+  // CPython rejects U+000B outside literals and comments ("invalid non-printable character"):
+  // removing it turns an invalid file into a valid one, which the proof must see.
+  CHECK(sig("x =\v1\n", Language::kPython) ==
+        V{"NAME:x", "OP:=", "ERROR:\v", "NUMBER:1", "NEWLINE:\n", "END"});
+  CHECK(!same("x = 1\v\n", "x = 1\n", Language::kPython));
+  // Inside a comment it is comment text.
+  CHECK(same("x = 1  # c\v\n", "x = 1  # c\n", Language::kPython));
+}
+
+TEST_CASE("c++: a token's line is the line of its first byte", "[ci-fix][tokens][cpp]") {
+  // Splices inside or after a token, and punctuators tried across a splice, move the line on
+  // for the next token only.
+  auto lines = [](std::string_view src) {
+    std::vector<uint32_t> out;
+    for (const Token& t : tokenize(src, Language::kCpp).tokens) {
+      if (is_significant(t.kind) && t.kind != TokKind::kEnd) out.push_back(t.line);
+    }
+    return out;
+  };
+  CHECK(lines("int ab\\\ncd;\n") == std::vector<uint32_t>{1, 1, 2});
+  CHECK(lines("a.\\\nb;\n") == std::vector<uint32_t>{1, 1, 2, 2});
+  CHECK(lines("auto s = R\\\n\"(x\ny)\";\nint z;\n") ==
+        std::vector<uint32_t>{1, 1, 1, 1, 3, 4, 4, 4});
+}
+
+TEST_CASE("c++: line ends are layout in directives too", "[ci-fix][tokens][cpp][proof]") {
+  // CRLF, CR and LF end a directive alike; the end of the file ends the last one.
+  CHECK(same("#include <x>\r\nint a;\r\n", "#include <x>\nint a;\n", Language::kCpp));
+  CHECK(same("#if A\r#endif\r", "#if A\n#endif\n", Language::kCpp));
+  CHECK(same("#pragma once\n#endif", "#pragma once\n#endif\n", Language::kCpp));
+  // A CR inside a raw string is still content.
+  CHECK(!same("auto s = R\"(a\r\nb)\";\n", "auto s = R\"(a\nb)\";\n", Language::kCpp));
+}
+
 TEST_CASE("documents: code blocks, inline code and URLs are significant",
           "[ci-fix][tokens][docs]") {
   std::string md = "Teh text.\n\n```python\nx = teh\n```\n\nUse `teh_fn` at https://teh.example.\n";
