@@ -113,18 +113,22 @@ class Scanner {
  public:
   explicit Scanner(const LogScanOptions& options) : options_(options) {}
 
-  // Reads chunks from `read` (returns 0 at the end) as the lines of one log named `path`.
+  // Reads chunks from `read` (returns 0 at the end) as the lines of one log named `path`, whose
+  // size is about `size_hint` bytes: a short log (a pasted traceback) gets a buffer its size,
+  // not a megabyte to allocate and clear.
   void scan(const std::string& path, size_t file_index, uint64_t* done, uint64_t total,
-            const std::function<size_t(char*, size_t)>& read) {
+            uint64_t size_hint, const std::function<size_t(char*, size_t)>& read) {
     FileStat stat;
     stat.path = path;
     stat.rank = rank_from_path(path);
     dynamo_.begin_file(path, stat.rank);
-    std::string buffer(kChunk, '\0');
+    const size_t chunk_size =
+        static_cast<size_t>(std::clamp<uint64_t>(size_hint + 1, 4096, kChunk));
+    std::string buffer(chunk_size, '\0');
     std::string carry;
     size_t n;
     bool first_chunk = true;
-    while ((n = read(buffer.data(), kChunk)) > 0) {
+    while ((n = read(buffer.data(), chunk_size)) > 0) {
       if (options_.cancelled && options_.cancelled()) {
         throw skillrt::SkillError(SKILLRT_CANCELLED,
                                   "npu-graph-logs: cancelled while reading '" + path + "'");
@@ -173,14 +177,16 @@ class Scanner {
       throw skillrt::invalid_argument("npu-graph-logs: cannot open '" + path +
                                       "': check the path and its permissions");
     }
-    scan(path, file_index, done, total,
+    std::error_code ec;
+    const uint64_t file_bytes = std::filesystem::file_size(path, ec);
+    scan(path, file_index, done, total, ec ? kChunk : file_bytes,
          [&f](char* buf, size_t size) { return std::fread(buf, 1, size, f.get()); });
   }
 
   void scan_text(const std::string& name, std::string_view text, size_t file_index, uint64_t* done,
                  uint64_t total) {
     size_t offset = 0;
-    scan(name, file_index, done, total, [&](char* buf, size_t size) {
+    scan(name, file_index, done, total, text.size(), [&](char* buf, size_t size) {
       const size_t n = std::min(size, text.size() - offset);
       std::copy_n(text.data() + offset, n, buf);
       offset += n;
