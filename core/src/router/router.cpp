@@ -84,6 +84,10 @@ struct Router::Query {
   std::vector<detail::Unit> units;  // weighted by role
   double content = 0.0;             // total unit weight
   double known = 0.0;               // unit weight that some card's terms stand on
+  // The task is to make or pick something (its object head) that no card knows: "write a
+  // limerick about graph mode", "写一首关于 NPU 的诗", "recommend a film". No skill does
+  // that work, whatever field words the rest of the request mentions.
+  bool made_unknown = false;
 };
 
 struct Router::Index {
@@ -198,6 +202,16 @@ struct Router::Index {
       for (auto [b, e] : q.spans) std::fill(known.begin() + b, known.begin() + e, 1);
     }
     for (size_t u = 0; u < known.size(); ++u) out.known += known[u] ? out.units[u].weight : 0.0;
+    // The task makes something (write, 生成, recommend) that no card knows, and no other task
+    // of this part acts on something a card knows.
+    bool makes = std::any_of(structure.made.begin(), structure.made.end(),
+                             [&](uint32_t u) { return u >= begin && u < end; });
+    bool object_known = false;
+    for (uint32_t u = begin; u < end && makes; ++u) {
+      if (structure.roles[u] != Role::kObject || analysis.units[u].weight <= 0.0) continue;
+      object_known = object_known || known[u - begin] != 0;
+    }
+    out.made_unknown = makes && !object_known;
     return out;
   }
 
@@ -287,7 +301,7 @@ std::vector<ScoredSkill> Router::score(const Query& query) const {
     double r = out[i].features.raw;
     out[i].features.margin = std::clamp((r - best_other) / (r + kMarginShrink), -1.0, 1.0);
     out[i].features.known = known;
-    out[i].score = calibration_.apply(out[i].features);
+    out[i].score = query.made_unknown ? 0.0 : calibration_.apply(out[i].features);
   }
   return out;
 }
@@ -335,11 +349,16 @@ std::vector<Candidate> Router::ranked(std::string_view text, size_t top_k,
     for (auto [begin, end] : structure.segments) {
       Query part = ix.query(analysis, structure, begin, end);
       auto scored = score(part);
-      if (scored.empty() || scored.front().score < threshold_) continue;
-      const std::string& skill = ix.cards[scored.front().card].name;
+      // The part's skill is its most probable candidate; raw order can tie ("analyse last
+      // week's PRs": a tracker and the PR analysis both know PRs and weeks).
+      auto top = std::max_element(
+          scored.begin(), scored.end(),
+          [](const ScoredSkill& a, const ScoredSkill& b) { return a.score < b.score; });
+      if (top == scored.end() || top->score < threshold_) continue;
+      const std::string& skill = ix.cards[top->card].name;
       bool seen = std::any_of(tasks.begin(), tasks.end(),
                               [&](const Candidate& c) { return c.skill == skill; });
-      if (!seen) tasks.push_back(candidate(part, scored.front(), tasks.size() + 1));
+      if (!seen) tasks.push_back(candidate(part, *top, tasks.size() + 1));
     }
     if (tasks.size() > 1) {
       if (tasks.size() > top_k) tasks.resize(top_k);

@@ -42,6 +42,9 @@ TEST_CASE("identifiers split on underscores and case changes", "[router][analyze
   CHECK(as_strings(split_identifier("RMSNorm")) == std::vector<std::string>{"RMS", "Norm"});
   CHECK(as_strings(split_identifier("__add__")) == std::vector<std::string>{"add"});
   CHECK(as_strings(split_identifier("fp16")) == std::vector<std::string>{"fp16"});
+  // A plural s ends an acronym: PRs, NPUsReady.
+  CHECK(as_strings(split_identifier("PRs")) == std::vector<std::string>{"PRs"});
+  CHECK(as_strings(split_identifier("NPUsReady")) == std::vector<std::string>{"NPUs", "Ready"});
 }
 
 TEST_CASE("English words are lower-cased, stemmed and stripped of stop words",
@@ -234,6 +237,12 @@ TEST_CASE("sequence words split a request into the tasks it asks for", "[router]
   // A question is one task however it goes on.
   CHECK(read("how do I build torch_npu from source and run its tests?").structure.segments.size() ==
         1);
+  // A question word after an action is what the action acts on, not a question asked.
+  CHECK(read("assess how hard the port is, then apply the migration").structure.segments.size() ==
+        2);
+  // "and" that opens a clause starts a task when an action follows later in the request.
+  CHECK(read("compare the NPU and CPU outputs, and if they differ, write unit tests")
+            .structure.segments.size() == 2);
   // The parts cover the request in order.
   auto r = read("解析 schema，然后写接口文档");
   REQUIRE(r.structure.segments.size() == 2);
@@ -246,4 +255,16 @@ TEST_CASE("function words the lexicon gives a meaning add it", "[router][analyze
   // "what" is a stop word, yet a question is evidence for the skills that answer questions.
   CHECK(has_term("what does TASK_QUEUE_ENABLE do", "question", TermKind::kConcept));
   CHECK_FALSE(has_term("what does TASK_QUEUE_ENABLE do", "what", TermKind::kWord));
+}
+
+TEST_CASE("the objects of actions that make something are noted", "[router][analyzer]") {
+  // write/写/recommend make or pick their object; the router answers none when no card knows it.
+  auto en = read("write a limerick about graph mode");
+  REQUIRE(en.structure.made.size() == 1);
+  CHECK(en.role("limerick") == Role::kObject);
+  CHECK(read("写一首关于 NPU 的诗").structure.made.size() == 1);
+  CHECK(read("review the guide").structure.made.empty());
+  // Chinese adverbs and result complements are never the head: kernel is what is written.
+  auto zh = read("把 yaml 和 kernel 都写好");
+  CHECK(zh.role("kernel") == Role::kObject);
 }

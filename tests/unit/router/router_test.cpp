@@ -239,6 +239,16 @@ TEST_CASE("a request with several tasks gets one skill per task, in its order", 
   CHECK(skills_of(all)[1] == "doc-checker");
 }
 
+TEST_CASE("a request to make something no skill knows is answered none", "[router]") {
+  Router router(task_cards());
+  // The field's words are there, but what is to be written is no skill's work.
+  CHECK(router.rank("write a limerick about unit tests and precision").empty());
+  CHECK(router.rank("写一首关于单元测试的诗").empty());
+  // What a skill makes is still routed.
+  CHECK(skills_of(router.rank("write unit tests for my op")) ==
+        std::vector<std::string>{"test-writer"});
+}
+
 TEST_CASE("a single task is not split, and its candidates carry no task number", "[router]") {
   Router router(task_cards(), 0.0);
   // Both parts name the same skill's work: one task.

@@ -138,6 +138,10 @@ void for_each_piece(std::string_view ident, Fn&& fn) {
     if (i == start || !is_upper(c)) continue;
     char prev = ident[i - 1];
     bool next_lower = i + 1 < ident.size() && is_lower(ident[i + 1]);
+    // "PRs", "NPUs": a plural s ends the acronym rather than starting a word.
+    if (next_lower && ident[i + 1] == 's' && (i + 2 == ident.size() || !is_lower(ident[i + 2]))) {
+      next_lower = false;
+    }
     // aclnnAdd: lower -> Upper; RMSNorm: the N starts a word because a lower letter follows.
     if (is_lower(prev) || (prev >= '0' && prev <= '9') || (is_upper(prev) && next_lower)) {
       flush(i);
@@ -163,8 +167,13 @@ void note_ascii_cue(Cue cue, Analysis& analysis) {
 // An English word is an action when its verb form without an inflection is one:
 // "reviewed", "fixes", "running" are actions, "findings" and "cleaners" are not. (The
 // stemmer is too eager for this: it folds "findings" into "find".)
-Cue action_cue(const std::string& lower, const Lexicon& lexicon) {
-  auto is_action = [&](std::string_view w) { return lexicon.cue(w) == Cue::kAction; };
+Cue action_cue(const std::string& lower, const Lexicon& lexicon, bool* makes) {
+  auto is_action = [&](std::string_view w) {
+    const Lexicon::Entry* e = lexicon.entry(w);
+    if (e == nullptr || e->cue != Cue::kAction) return false;
+    *makes = e->makes;
+    return true;
+  };
   // Runs for every English word of every card: one reused buffer, suffix checks first; the
   // word as written was looked up by the caller.
   std::string form;
@@ -216,14 +225,15 @@ void analyze_ascii_run(std::string_view run, const Lexicon& lexicon, bool cues,
     const std::vector<std::string>* concepts =
         entry != nullptr && !entry->concepts.empty() ? &entry->concepts : nullptr;
     if (concepts == nullptr && stemmed != lower) concepts = lexicon.find(stemmed);
-    if (cues && cue != Cue::kAction) cue = action_cue(lower, lexicon);
+    bool makes = entry != nullptr && entry->makes;
+    if (cues && cue != Cue::kAction) cue = action_cue(lower, lexicon, &makes);
     uint32_t u = unit_count(analysis);
     bool number =
         std::all_of(lower.begin(), lower.end(), [](char c) { return c >= '0' && c <= '9'; });
     bool adverb = (entry != nullptr && entry->cue == Cue::kAdverb) ||
                   (lower.size() >= 5 && ends_with(lower, "ly"));
     analysis.units.push_back(Unit{1.0, number || adverb});
-    if (cue == Cue::kAction) analysis.cues.push_back(CueHit{Cue::kAction, u, u + 1});
+    if (cue == Cue::kAction) analysis.cues.push_back(CueHit{Cue::kAction, u, u + 1, makes});
     out.push_back(Term{std::move(stemmed), std::string(piece), TermKind::kWord, u, u + 1});
     if (concepts != nullptr) add_concepts(*concepts, piece, u, u + 1, out);
   });
@@ -289,7 +299,7 @@ void analyze_cjk_run(std::string_view text, const std::vector<size_t>& offsets,
         }
       }
       if (cue != Cue::kNone) {
-        analysis.cues.push_back(CueHit{cue, unit(i), unit(i + len)});
+        analysis.cues.push_back(CueHit{cue, unit(i), unit(i + len), entry->makes});
         if (cue != Cue::kAction) {
           for (size_t k = i; k < i + len; ++k) {
             analysis.units[unit(k)].weight = 0.0;
@@ -436,10 +446,16 @@ Analysis analyze_units(std::string_view text, const Lexicon& lexicon, bool cues)
     analyze_cjk_run(text, cjk_offsets, lexicon, cues, out);
   }
   // "adapt the op and generate its tests": a join followed at once by an action starts a task.
+  // So does one that opens a clause when an action follows later: "compare the outputs, and
+  // if they differ, write tests".
+  std::vector<uint32_t> clause_starts = out.clause_breaks;
   for (const CueHit& join : out.cues) {
     if (join.cue != Cue::kJoin) continue;
+    bool opens_clause = std::find(clause_starts.begin(), clause_starts.end(), join.unit_begin) !=
+                        clause_starts.end();
     bool action_next = std::any_of(out.cues.begin(), out.cues.end(), [&](const CueHit& c) {
-      return c.cue == Cue::kAction && c.unit_begin == join.unit_end;
+      return c.cue == Cue::kAction &&
+             (c.unit_begin == join.unit_end || (opens_clause && c.unit_begin >= join.unit_end));
     });
     if (!action_next) continue;
     out.clause_breaks.push_back(join.unit_begin);
@@ -479,7 +495,7 @@ uint32_t last_content(const Analysis& a, const std::vector<Role>& roles, uint32_
 // Marks the action cues of one clause [begin, end), each with the head of its object phrase,
 // after negation has been marked (a declined action is no task).
 void mark_actions(const Analysis& a, const std::vector<const CueHit*>& cues, uint32_t begin,
-                  uint32_t end, std::vector<Role>& roles) {
+                  uint32_t end, std::vector<Role>& roles, std::vector<uint32_t>& made) {
   std::vector<const CueHit*> actions;
   for (const CueHit* c : cues) {
     if (c->cue == Cue::kAction && roles[c->unit_begin] == Role::kPlain) actions.push_back(c);
@@ -533,7 +549,10 @@ void mark_actions(const Analysis& a, const std::vector<const CueHit*>& cues, uin
         if (head == act->unit_begin) head = end;
       }
     }
-    if (head < end && roles[head] == Role::kPlain) roles[head] = Role::kObject;
+    if (head < end && roles[head] == Role::kPlain) {
+      roles[head] = Role::kObject;
+      if (act->makes) made.push_back(head);
+    }
     previous_end = act->unit_end;
   }
 }
@@ -571,7 +590,7 @@ Structure structure_of(const Analysis& a) {
       std::fill(s.roles.begin() + cues[k]->unit_begin, s.roles.begin() + end, Role::kNegated);
       break;
     }
-    mark_actions(a, cues, begin, end, s.roles);
+    mark_actions(a, cues, begin, end, s.roles, s.made);
   }
   // A request that is all negation or context is still what was asked.
   bool plain_left = false;
@@ -585,8 +604,19 @@ Structure structure_of(const Analysis& a) {
     }
   }
   auto parts = ranges(a.segment_breaks, n);
+  // A question word after an action of its clause is an embedded question, the object of
+  // that action ("assess how hard the port is, then apply it"), not a question asked.
+  auto clauses = ranges(a.clause_breaks, n);
+  auto embedded = [&](const CueHit& q) {
+    auto clause = std::find_if(clauses.begin(), clauses.end(),
+                               [&](auto r) { return q.unit_begin < r.second; });
+    uint32_t clause_begin = clause == clauses.end() ? 0 : clause->first;
+    return std::any_of(a.cues.begin(), a.cues.end(), [&](const CueHit& c) {
+      return c.cue == Cue::kAction && c.unit_begin >= clause_begin && c.unit_end <= q.unit_begin;
+    });
+  };
   bool question = std::any_of(a.cues.begin(), a.cues.end(), [&](const CueHit& c) {
-    return c.cue == Cue::kQuestion && c.unit_begin < parts.front().second;
+    return c.cue == Cue::kQuestion && c.unit_begin < parts.front().second && !embedded(c);
   });
   for (auto range : parts) {
     bool names_object = false;
@@ -690,7 +720,7 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
       {"context", Cue::kContext},  {"sequence", Cue::kSequence},
       {"span-end", Cue::kSpanEnd}, {"object-marker", Cue::kObjectMarker},
       {"join", Cue::kJoin},        {"question", Cue::kQuestion},
-      {"adverb", Cue::kAdverb},
+      {"adverb", Cue::kAdverb},    {"make", Cue::kAction},
   };
   for_each_data_line(tsv, [&](size_t line_no, std::string_view line) {
     size_t tab = line.find('\t');
@@ -699,9 +729,10 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
                                     [&](const auto& c) { return c.first == name; });
     if (tab == std::string_view::npos || tab + 1 >= line.size() || kind == std::end(kCues)) {
       if (problems != nullptr) {
-        problems->push_back("grammar line " + std::to_string(line_no) +
-                            ": expected '<cue>\\t<word>' with the cue one of action, negation, "
-                            "context, sequence, join, question, adverb, span-end, object-marker");
+        problems->push_back(
+            "grammar line " + std::to_string(line_no) +
+            ": expected '<cue>\\t<word>' with the cue one of action, negation, "
+            "context, sequence, join, question, adverb, span-end, object-marker, make");
       }
       return;
     }
@@ -732,6 +763,7 @@ void Lexicon::add_grammar(std::string_view tsv, std::vector<std::string>* proble
       return;
     }
     entry.cue = kind->second;
+    entry.makes = entry.makes || name == "make";
   });
   entries_.rehash(entries_.size() * 8);
 }

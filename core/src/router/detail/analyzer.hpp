@@ -64,6 +64,7 @@ enum class Cue : uint8_t {
 struct CueHit {
   Cue cue = Cue::kNone;
   uint32_t unit_begin = 0, unit_end = 0;
+  bool makes = false;  // an action that makes or picks its object: write, 生成, recommend
 };
 
 struct Analysis {
@@ -106,6 +107,7 @@ class Lexicon {
   struct Entry {
     std::vector<std::string> concepts;  // empty for a grammar word without a meaning
     Cue cue = Cue::kNone;
+    bool makes = false;  // an action of the grammar's "make" cue
   };
   // The entry of a term, or null: one lookup for both its concepts and its cue.
   const Entry* entry(std::string_view term) const;
@@ -158,6 +160,9 @@ struct Structure {
   // (the whole request) when it has no sequence cue or is a question. A part counts as a
   // task only when it names what to act on, not just a verb ("并修复", "接着跑").
   std::vector<std::pair<uint32_t, uint32_t>> segments;
+  // The object heads of actions that make or pick their object ("write a limerick" ->
+  // limerick), in text order.
+  std::vector<uint32_t> made;
 };
 
 // Reads the structure from the cues. Negated and context roles are only given while some
