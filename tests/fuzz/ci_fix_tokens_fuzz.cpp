@@ -174,6 +174,11 @@ std::string strip_trailing(std::string_view s, const TokenStream& ts, bool* must
     while (keep > start && trailing(s[keep - 1])) --keep;
     if (keep < end) {
       if (keep > start && s[keep - 1] == '\\') *must_pass = false;
+      // Blanks alone between a lone CR and an LF: removing them joins two line ends into one
+      // CRLF, which the proof must refuse (found by fuzzing: backslash, CR, form feed, LF).
+      if (keep == start && start > 0 && s[start - 1] == '\r' && end < s.size() && s[end] == '\n') {
+        *must_pass = false;
+      }
       for (size_t k = keep; k < end; ++k) *must_pass = *must_pass && !significant[k];
     }
     out.append(s.substr(start, keep - start));

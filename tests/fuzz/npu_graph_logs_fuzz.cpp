@@ -362,7 +362,10 @@ void run_logs(std::string_view text) {
   for (size_t at = dump.find(bare_name); at != std::string::npos; at = dump.find(bare_name, at)) {
     dump.replace(at, bare_name.size(), std::string("'") + ng::kInlineName + "'");
   }
-  if (dump != dumped(inline_result)) {
+  // An input that quotes the temporary file's own name (the fuzzer learns it from comparisons)
+  // cannot be told from the name the result gives the file.
+  const bool quotes_name = pasted.find(file.string()) != std::string_view::npos;
+  if (!quotes_name && dump != dumped(inline_result)) {
     broken("the log read from a file gives another result than the pasted text: " +
            dump.substr(0, 1500) + "\nvs\n" + dumped(inline_result).substr(0, 1500));
   }
