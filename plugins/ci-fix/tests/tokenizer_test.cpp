@@ -169,6 +169,16 @@ TEST_CASE("c++: line ends are layout in directives too", "[ci-fix][tokens][cpp][
   CHECK(!same("auto s = R\"(a\r\nb)\";\n", "auto s = R\"(a\nb)\";\n", Language::kCpp));
 }
 
+TEST_CASE("c++: blanks alone between a lone CR and an LF are not trailing blanks",
+          "[ci-fix][tokens][cpp][proof]") {
+  // Found by the ci_fix_tokens fuzz target: stripping the form feed of backslash, CR, FF, LF joins
+  // two line ends into one CRLF, so a splice that ended at the CR now takes the next line into
+  // the directive. The proof must refuse that edit.
+  CHECK(!same("#define A 1 \\\r\f\nint x;\n", "#define A 1 \\\r\nint x;\n", Language::kCpp));
+  // The same blank before a plain LF is layout.
+  CHECK(same("#define A 1\f\nint x;\n", "#define A 1\nint x;\n", Language::kCpp));
+}
+
 TEST_CASE("documents: code blocks, inline code and URLs are significant",
           "[ci-fix][tokens][docs]") {
   std::string md = "Teh text.\n\n```python\nx = teh\n```\n\nUse `teh_fn` at https://teh.example.\n";
